@@ -9,6 +9,7 @@ import { makeUser } from './test/fixtures.js';
 const PLAIN = [
   '/adexchanges',
   '/advertisers',
+  '/alerts',
   '/applists',
   '/campaigns',
   '/channels',
@@ -30,6 +31,7 @@ const PLAIN = [
   '/tags',
   '/targetings',
   '/tooltips',
+  '/users',
   '/',
 ];
 const WITH_ID = ['/applications', '/pbReport', '/publishers', '/report', '/sites', '/tcreatives'];

@@ -34,11 +34,11 @@ const activityLog = (): Promise<PageModule> => import('./pages/log/index.js');
 /**
  * Every route of the console (consoleRoutes.ts) with its guard. The guard of each route follows the
  * navigation bar (a route is open to every role whose bar links to it):
- * - admin: /demands, /tooltips, /finance (admin links only);
+ * - admin: /demands, /users, /tooltips, /finance (admin links only);
  * - sdk: /sdk;
  * - demandOrAdmin: /applists (the demand Targeting menu and the admin one in SSP mode) and /log
  *   (User Activity: admin or demand, CTVMediaV2V; the server refuses everyone else);
- * - demand: the Demand, Supply and Targeting menus, /managers, and the entity pages reached from
+ * - demand: the Demand, Supply and Targeting menus, /managers, /alerts (its Reports menu), and the entity pages reached from
  *   them (/applications, /publishers, /sites, /tcreatives);
  * - auth: the dashboard and reports (/report, /reports, /pbReport).
  */
@@ -53,6 +53,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/', guard: 'auth', page: dashboard, framed: true },
   { path: '/adexchanges', guard: 'demand', page: () => import('./pages/adexchanges/index.js'), framed: true },
   { path: '/advertisers', guard: 'demand', page: () => import('./pages/advertisers/index.js'), framed: true },
+  { path: '/alerts', guard: 'demand', page: () => import('./pages/alerts/AlertsPage.js'), framed: true },
   { path: '/applists', guard: 'demandOrAdmin', page: () => import('./pages/applists/index.js'), framed: true },
   { path: '/campaigns', guard: 'demand', page: () => import('./pages/campaigns/index.js'), framed: true },
   { path: '/channels', guard: 'demand', page: () => import('./pages/channels/index.js'), framed: true },
@@ -72,6 +73,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/tags', guard: 'demand', page: () => import('./pages/tags/index.js'), framed: true },
   { path: '/targetings', guard: 'demand', page: () => import('./pages/targetings/index.js'), framed: true },
   { path: '/tooltips', guard: 'admin', page: () => import('./pages/tooltips/index.js'), framed: true },
+  { path: '/users', guard: 'admin', page: () => import('./pages/users/index.js'), framed: true },
   {
     path: '/applications/:id?',
     guard: 'demand',

@@ -55,6 +55,8 @@ export interface SecondStepPending {
 /** What POST /api/auth/login answers: the signed-in user, or the second step still to take. */
 export type LoginAnswer = AuthUser | SecondStepPending;
 
+export const isSecondStep = (answer: LoginAnswer): answer is SecondStepPending => 'twoFactor' in answer;
+
 /** The answer of POST /api/auth/login/confirm: signed in, with the recovery codes to keep. */
 export interface EnrolledSignIn {
   user: AuthUser;

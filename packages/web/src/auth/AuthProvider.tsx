@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { type AuthUser } from '@adplane/shared';
+import { type AuthUser, isSecondStep, type LoginAnswer } from '@adplane/shared';
 import { api, ApiError, setForbiddenHandler } from '../api/client.js';
 import { clearLists } from '../api/lists.js';
 import { notifyLoadError } from '../errors/notify.js';
@@ -70,14 +70,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [navigate],
   );
 
-  const login = useCallback(async (username: string, password: string) => {
-    clearLists();
-    const signedIn = await api.post<AuthUser>('/api/auth/login', { username, password });
+  const completeSignIn = useCallback((signedIn: AuthUser) => {
     setUser(signedIn);
     setReady(true);
     void syncUiSettings();
-    return signedIn;
   }, []);
+
+  const login = useCallback(
+    async (username: string, password: string) => {
+      clearLists();
+      const answer = await api.post<LoginAnswer>('/api/auth/login', { username, password });
+      // With two-factor sign-in the password earns only a pending token: the login page takes the next step.
+      if (!isSecondStep(answer)) completeSignIn(answer);
+      return answer;
+    },
+    [completeSignIn],
+  );
 
   const logout = useCallback(async () => {
     clearLists();
@@ -101,10 +109,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       edition: user?.config?.database ?? 'default',
       mode: effectiveMode(user, readStoredMode()),
       login,
+      completeSignIn,
       logout,
       updateUser,
     }),
-    [user, ready, login, logout, updateUser],
+    [user, ready, login, completeSignIn, logout, updateUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { type AuthUser, type Edition, type Mode } from '@adplane/shared';
+import { type AuthUser, type Edition, type LoginAnswer, type Mode } from '@adplane/shared';
 
 export interface AuthContextValue {
   /** The signed-in user, or null when signed out. */
@@ -10,7 +10,10 @@ export interface AuthContextValue {
   edition: Edition;
   /** SSP or DSP, after applying who may use DSP. */
   mode: Mode;
-  login: (username: string, password: string) => Promise<AuthUser>;
+  /** The password step: signed in, or the second step of two-factor sign-in still to take (no user yet). */
+  login: (username: string, password: string) => Promise<LoginAnswer>;
+  /** Signed in by a sign-in's last step (two-factor): the user the server answered. */
+  completeSignIn: (user: AuthUser) => void;
   logout: () => Promise<void>;
   /** Merge changed fields into the stored user (the profile modal updates timezone and tagParams). */
   updateUser: (patch: Partial<AuthUser>) => void;

@@ -111,7 +111,7 @@ export function AppLayout() {
       <Layout.Content className="app-content">
         <div className="app-card">{ready ? <Outlet /> : <PageSpinner />}</div>
       </Layout.Content>
-      {user && user.type !== 'admin' && <ProfileModal open={openModal === 'profile'} onClose={closeModal} />}
+      {user && <ProfileModal open={openModal === 'profile'} onClose={closeModal} />}
       <SettingsModal open={openModal === 'settings'} onClose={closeModal} />
       {user?.type === 'admin' && <ConfigModal open={openModal === 'config'} onClose={closeModal} />}
     </Layout>

@@ -29,7 +29,13 @@ describe('buildNavigation: the postbid report', () => {
   it('is in the Reports menu of users granted post-bid pixels (showPostbidPix or showPostbidWh), never of SDK users', () => {
     const paths = (role: Role, extra: Partial<AuthUser>) =>
       childPaths(menuOf(nav(role, 'ssp', 'default', extra), 'reports'));
-    expect(paths('demand', { showPostbidPix: true })).toEqual(['/report', '/reports', '/report?store=1', '/pbReport']);
+    expect(paths('demand', { showPostbidPix: true })).toEqual([
+      '/report',
+      '/reports',
+      '/alerts',
+      '/report?store=1',
+      '/pbReport',
+    ]);
     expect(paths('managedDemand', { showPostbidWh: true })).toContain('/pbReport');
     expect(paths('sub', { showPostbidPix: true })).toContain('/pbReport');
     expect(paths('demand', { showPostbidPix: false, showPostbidWh: false })).not.toContain('/pbReport');
@@ -40,10 +46,11 @@ describe('buildNavigation: the postbid report', () => {
 describe('buildNavigation: exact bars', () => {
   it('admin, SSP, default edition', () => {
     const n = nav('admin', 'ssp', 'default');
-    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Targeting', 'Reports']);
+    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Users', 'Tooltips', 'Targeting', 'Reports']);
     expect(navigationPaths(n.main)).toEqual([
       '/',
       '/demands',
+      '/users',
       '/tooltips',
       '/applists',
       '/report',
@@ -57,7 +64,7 @@ describe('buildNavigation: exact bars', () => {
 
   it('admin, DSP, CTVMediaV2V edition: no Targeting menu, User Activity in Reports', () => {
     const n = nav('admin', 'dsp', 'CTVMediaV2V');
-    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Reports']);
+    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Users', 'Tooltips', 'Reports']);
     expect(childPaths(menuOf(n, 'reports'))).toEqual([
       '/report',
       '/reports',
@@ -83,6 +90,7 @@ describe('buildNavigation: exact bars', () => {
       '/ivts',
       '/report',
       '/reports',
+      '/alerts',
     ]);
     expect(n.userMenu.map((i) => i.label)).toEqual(['Profile', 'Settings', 'Force data reload', 'Sign Out']);
   });
@@ -119,13 +127,13 @@ describe('buildNavigation: exact bars', () => {
   it('demand without a manager, CTVMediaV2V: Managers and User Activity', () => {
     const n = nav('demand', 'ssp', 'CTVMediaV2V');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demand', 'Supply', 'Targeting', 'Reports', 'Managers']);
-    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/log']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/alerts', '/report?store=1', '/log']);
   });
 
   it('managed demand, CTVMediaV2V: no Managers', () => {
     const n = nav('managedDemand', 'ssp', 'CTVMediaV2V');
     expect(navigationPaths(n.main)).not.toContain('/managers');
-    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/log']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/alerts', '/report?store=1', '/log']);
   });
 
   it('sdk: Dashboard and SDK Admin only', () => {
@@ -166,6 +174,7 @@ describe('buildNavigation: every rule of the bar over roles x modes x editions',
     // Admin: Demands and Tooltips; Targeting with App Lists in SSP mode only.
     expect(has('/demands')).toBe(isAdmin);
     expect(has('/tooltips')).toBe(isAdmin);
+    expect(has('/users')).toBe(isAdmin);
     if (isAdmin) expect(childPaths(menuOf(n, 'targeting'))).toEqual(mode === 'ssp' ? ['/applists'] : []);
     // Demand menu.
     expect(!!menuOf(n, 'demand')).toBe(isDemand);
@@ -199,9 +208,9 @@ describe('buildNavigation: every rule of the bar over roles x modes x editions',
     const hub = n.main.find((i) => i.key === 'insight-hub');
     expect(!!hub).toBe(edition === 'V2V');
     if (hub) expect(hub).toMatchObject({ href: 'https://hub.example/', external: true, testId: 'nav-insight-hub' });
-    // User menu: Profile for non-admins, Settings for all, Config for admin; the mode switch in the bar for admin.
+    // User menu: Profile (an admin's: Sign-in and API keys) and Settings for all, Config for admin; the mode switch in the bar for admin.
     const actions = n.userMenu.map((i) => i.action);
-    expect(actions.includes('profile')).toBe(!isAdmin);
+    expect(n.userMenu.find((i) => i.action === 'profile')?.label).toBe(isAdmin ? 'Sign-in and API keys' : 'Profile');
     expect(actions.includes('settings')).toBe(true);
     expect(actions.includes('config')).toBe(isAdmin);
     expect(actions.includes('reload')).toBe(true);

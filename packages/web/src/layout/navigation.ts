@@ -112,6 +112,8 @@ function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | 
 function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   if (user.type === 'sdk') return null;
   const items = [link('/report', 'Create Report'), link('/reports', 'Saved Reports')];
+  // The tenant's alert rules and their history, beside the reports whose numbers they watch.
+  if (user.type === 'demand') items.push(link('/alerts', 'Alerts'));
   // The Market report helper: the prefilled marketplace report, in a new tab, for
   // whom the marketplace revenue is theirs to see (visibility.ts).
   if (isMetricVisible(user, 'rev_m'))
@@ -131,7 +133,8 @@ export function buildNavigation({
   insightHubUrl = user.config.insightHub ?? '',
 }: NavigationInput): Navigation {
   const main: NavItem[] = [link('/', 'Dashboard')];
-  if (user.type === 'admin') main.push(link('/demands', 'Demands'), link('/tooltips', 'Tooltips'));
+  if (user.type === 'admin')
+    main.push(link('/demands', 'Demands'), link('/users', 'Users'), link('/tooltips', 'Tooltips'));
   if (user.type === 'demand') main.push(demandMenu(mode), supplyMenu(mode));
   const targeting = targetingMenu(user, mode, edition);
   if (targeting) main.push(targeting);
@@ -152,7 +155,8 @@ export function buildNavigation({
   }
 
   const userMenu: NavItem[] = [];
-  if (user.type !== 'admin') userMenu.push(command('profile', 'Profile', 'user-menu-profile'));
+  // An admin has no profile; the same modal holds its API keys, password and two-factor sign-in.
+  userMenu.push(command('profile', user.type === 'admin' ? 'Sign-in and API keys' : 'Profile', 'user-menu-profile'));
   userMenu.push(command('settings', 'Settings', 'user-menu-settings'));
   if (user.type === 'admin') userMenu.push(command('config', 'Config', 'user-menu-config'));
   userMenu.push(command('reload', 'Force data reload', 'user-menu-reload'));

@@ -16,6 +16,7 @@ export function renderWithAuth(ui: ReactNode, user: AuthUser | null, overrides: 
     login: async () => {
       throw new Error('not in this test');
     },
+    completeSignIn: () => undefined,
     logout: async () => undefined,
     updateUser: () => undefined,
     ...overrides,

@@ -13,7 +13,7 @@ interface Values {
 }
 
 /**
- * The profile's password part: change one's own password (POST /api/auth/password, which asks the
+ * The profile's "Password and sign-ins" tab: change one's own password (POST /api/auth/password, which asks the
  * current one and signs every other session out), and one's sign-in log below it. An admin acting
  * as the account sees the log but cannot change the password.
  */

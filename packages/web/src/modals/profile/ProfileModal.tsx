@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { App, Button, Form, Modal, Spin, Tabs } from 'antd';
 import { applyGeneralContactToAll, type Contact, type Profile } from '@adplane/shared';
 import { api, ApiError } from '../../api/client.js';
@@ -27,8 +27,10 @@ import {
 } from './profileForm.js';
 import { SellersTab } from './SellersTab.js';
 import { TagParamsEditor } from './TagParamsEditor.js';
+import { TwoFactorSection } from './TwoFactorSection.js';
 
 const PROFILE_TITLE = 'Profile';
+const ACCOUNT_TITLE = 'Sign-in and API keys';
 const PROFILE_PATH = '/api/demand/info';
 
 interface Props {
@@ -36,18 +38,38 @@ interface Props {
   onClose: () => void;
 }
 
+type AccountTab = 'profile' | 'apiKeys' | 'password' | 'twoFactor';
+
 /**
- * The profile of a non-admin user, GET and PUT /api/demand/info.
- * Read-only for sub and adv users: the values read as text (ReadOnlyView) and there is nothing to
- * save. Save and Cancel sit in a footer that stays in view while the modal scrolls. Below the form,
- * the user's API keys (ApiKeysSection), which every user manages for themselves.
+ * The signed-in user's own account, one tab each: the profile of a non-admin user (GET and PUT
+ * /api/demand/info, with its own tabs and the Save and Cancel that belong to it), the API keys, the
+ * password and sign-in log, and two-factor sign-in, which every user manages for themselves. An
+ * admin has no profile: the modal opens on the API keys.
+ * The profile is read-only for sub and adv users: the values read as text (ReadOnlyView) and there
+ * is nothing to save. Save and Cancel sit in a footer that stays in view while the modal scrolls.
  */
 export function ProfileModal({ open, onClose }: Props) {
+  const user = useUser();
+  const hasProfile = user.type !== 'admin';
   // Escape, the mask and the close X go through the editor's guard once it is there (unsaved changes ask first).
   const requestClose = useRef<((event?: unknown) => void) | null>(null);
+  const tabs: { key: AccountTab; label: string; children: ReactNode }[] = [
+    ...(hasProfile
+      ? [
+          {
+            key: 'profile' as const,
+            label: 'Profile',
+            children: <ProfileEditor onClose={onClose} closeRequests={requestClose} />,
+          },
+        ]
+      : []),
+    { key: 'apiKeys', label: 'API keys', children: <ApiKeysSection /> },
+    { key: 'password', label: 'Password and sign-ins', children: <PasswordSection /> },
+    { key: 'twoFactor', label: 'Two-factor sign-in', children: <TwoFactorSection /> },
+  ];
   return (
     <Modal
-      title={PROFILE_TITLE}
+      title={hasProfile ? PROFILE_TITLE : ACCOUNT_TITLE}
       open={open}
       onCancel={(event) => (requestClose.current ? requestClose.current(event) : onClose())}
       footer={null}
@@ -56,9 +78,17 @@ export function ProfileModal({ open, onClose }: Props) {
       data-testid="profile-modal"
       className="profile-modal"
     >
-      {open && <ProfileEditor onClose={onClose} closeRequests={requestClose} />}
-      {open && <ApiKeysSection />}
-      {open && <PasswordSection />}
+      {open && (
+        <Tabs
+          type="card"
+          className="profile-account-tabs"
+          items={tabs.map((tab) => ({
+            key: tab.key,
+            label: <span data-testid={`account-tab-${tab.key}`}>{tab.label}</span>,
+            children: tab.children,
+          }))}
+        />
+      )}
     </Modal>
   );
 }

@@ -150,6 +150,19 @@ export function DemandForm({ row }: ResourceFormProps) {
           </Col>
         ))}
       </Row>
+      <SectionTitle>Sign-in</SectionTitle>
+      <Row gutter={16}>
+        <Col span={24}>
+          <Form.Item
+            name="requireTwoFactor"
+            label={label('requireTwoFactor', 'Require two-factor sign-in')}
+            valuePropName="checked"
+            extra="Every user of this account signs in with a code of an authenticator app after the password; one without it sets it up at its next sign-in, and sessions begun without it end when this is turned on. API keys are not affected."
+          >
+            <Switch data-testid="demand-requireTwoFactor" />
+          </Form.Item>
+        </Col>
+      </Row>
     </>
   );
 }

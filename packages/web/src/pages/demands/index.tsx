@@ -29,6 +29,7 @@ export function demandDefaults(): Record<string, unknown> {
     showSystemCost: false,
     showDemandToSubs: false,
     showSupplyToAdvs: false,
+    requireTwoFactor: false,
   };
 }
 

@@ -2,31 +2,42 @@ import { useState } from 'react';
 import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { type AuthUser, isSecondStep, type SecondStepPending } from '@adplane/shared';
 import { useAuth } from '../../auth/authContext.js';
 import { userTypeLabel } from '../../layout/userType.js';
 import { ForgotPasswordForm } from './ForgotPasswordForm.js';
 import { afterLoginPath, loginErrorMessage } from './loginErrors.js';
+import { SecondStep } from './SecondStep.js';
 
 interface Credentials {
   username: string;
   password: string;
 }
 
-/** Sign-in with user name or e-mail and password; afterwards back to where the visitor was going. */
+/**
+ * Sign-in with user name or e-mail and password, then, for an account with two-factor sign-in, its
+ * second step (SecondStep.tsx); afterwards back to where the visitor was going.
+ */
 export default function LoginPage() {
-  const { user, login } = useAuth();
+  const { user, login, completeSignIn } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const target = afterLoginPath((location.state as { from?: unknown } | null)?.from);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [forgot, setForgot] = useState(false);
+  const [pending, setPending] = useState<SecondStepPending | null>(null);
 
   const submit = async ({ username, password }: Credentials) => {
     setError(null);
     setBusy(true);
     try {
-      await login(username.trim(), password);
+      const answer = await login(username.trim(), password);
+      if (isSecondStep(answer)) {
+        setPending(answer);
+        setBusy(false);
+        return;
+      }
       void navigate(target, { replace: true });
     } catch (failure) {
       setError(loginErrorMessage(failure));
@@ -75,12 +86,25 @@ export default function LoginPage() {
             }
           />
         )}
-        {forgot && <ForgotPasswordForm onBack={() => setForgot(false)} />}
-        {!forgot && error && (
+        {pending && (
+          <SecondStep
+            pending={pending}
+            onSignedIn={(signedIn: AuthUser) => {
+              completeSignIn(signedIn);
+              void navigate(target, { replace: true });
+            }}
+            onRestart={(why) => {
+              setPending(null);
+              setError(why);
+            }}
+          />
+        )}
+        {forgot && !pending && <ForgotPasswordForm onBack={() => setForgot(false)} />}
+        {!forgot && !pending && error && (
           <Alert className="login-alert" type="error" showIcon title={error} data-testid="login-error" />
         )}
         <Form<Credentials>
-          hidden={forgot}
+          hidden={forgot || pending !== null}
           layout="vertical"
           requiredMark={false}
           onFinish={(values) => void submit(values)}
