@@ -111,6 +111,11 @@ function allowedRoles(method: string, url: string): Role[] {
     'PUT /api/savedReport/:id': SIGNED_IN,
     'DELETE /api/savedReport/:id': SIGNED_IN,
     'GET /api/savedFile/:id': SIGNED_IN,
+    // Schedules of saved reports: each user's own (another's answers 404); adding one needs reports in scope.
+    'GET /api/savedReport/:id/schedules': SIGNED_IN,
+    'POST /api/savedReport/:id/schedules': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    'PUT /api/reportSchedule/:id': SIGNED_IN,
+    'DELETE /api/reportSchedule/:id': SIGNED_IN,
     'GET /api/dashboard': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
     'GET /api/clock': SIGNED_IN,
     // The numbers beside list rows: everyone with stats (the matrix sends no kind, so allowed is 400).

@@ -6,7 +6,7 @@ import { TestClock } from '../src/clock.js';
 import { ANY_ADDRESS, outboundPolicy } from '../src/http/outboundAddress.js';
 import { createMailer } from '../src/mail/mailer.js';
 import { backoffMs, createOutbox, type Outbox } from '../src/notify/outbox.js';
-import { getDelivery } from '../src/store/deliveries.js';
+import { claimDelivery, getDelivery } from '../src/store/deliveries.js';
 import { forEachStore } from './helpers.js';
 import { startMailServer } from './mailServer.js';
 
@@ -194,6 +194,35 @@ forEachStore(
         expect(await getDelivery(t.store.db, id)).toMatchObject({ status: 'failed' });
         expect((await getDelivery(t.store.db, id))?.lastError).toMatch(/127\.0\.0\.1/);
         expect(hook.bodies).toEqual([]);
+      } finally {
+        await hook.close();
+      }
+    });
+
+    it('sends a row again when the process that claimed it stopped while sending, once its claim ran out', async () => {
+      clock.set(START);
+      const hook = await startHookServer([200]);
+      try {
+        const outbox = outboxOf(null);
+        const { id } = await outbox.enqueue({
+          source: 'test:lease',
+          tenantId: null,
+          userId: null,
+          notice: { kind: 'webhook', url: hook.url, body: { text: 'once' } },
+        });
+        // another process claims it for 5 minutes and stops before it settles
+        const at = new Date(START).toISOString();
+        const until = new Date(START + 5 * MINUTE).toISOString();
+        expect(await claimDelivery(t.store.db, id, { token: 'stopped', at, until })).toMatchObject({
+          status: 'sending',
+        });
+        expect(await outbox.deliverDue()).toBe(0);
+        clock.advance(5 * MINUTE - 1);
+        expect(await outbox.deliverDue()).toBe(0);
+        clock.advance(1);
+        expect(await outbox.deliverDue()).toBe(1);
+        expect(await getDelivery(t.store.db, id)).toMatchObject({ status: 'sent', attempts: 1 });
+        expect(hook.bodies).toEqual([{ text: 'once' }]);
       } finally {
         await hook.close();
       }
