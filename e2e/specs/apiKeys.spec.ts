@@ -17,6 +17,7 @@ test('an API key made in the console reads the same tenant’s data, and gets 40
 
   await signIn(page, 'demand');
   await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
+  await page.getByTestId('account-tab-apiKeys').click();
   const section = page.getByTestId('api-keys');
   await section.scrollIntoViewIfNeeded();
   await page.getByTestId('api-key-name').fill(name);

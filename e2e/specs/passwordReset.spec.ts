@@ -76,6 +76,7 @@ test('a user changes their password in the profile; the old one no longer signs 
   await signInThroughPage(page, 'adv', 'demo', base);
   await page.getByTestId('user-menu').click();
   await page.getByTestId('user-menu-profile').click();
+  await page.getByTestId('account-tab-password').click();
   const section = page.getByTestId('profile-password');
   await section.scrollIntoViewIfNeeded();
   await section.getByTestId('password-current').fill('not-my-password');

@@ -412,4 +412,47 @@ forEachStoreAndStatsEngine((t, s) => {
       );
     });
   });
+
+  it('keeps its local hour across a change of daylight saving time, run after run', async () => {
+    // Berlin goes from UTC+1 to UTC+2 on 2027-03-28; a weekly Sunday schedule at 03:00 and a daily at 06:00
+    clock.set(Date.parse('2027-03-26T12:00:00Z'));
+    // months later: the session of before has run out
+    cookie = await login(app, 'demand', undefined, freshAddress());
+    const post = async (payload: object) => {
+      const res = await as(app, cookie, { method: 'POST', url: `/api/savedReport/${reportId}/schedules`, payload });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<ReportSchedule>();
+    };
+    const daily = await post({ frequency: 'daily', hour: 6, timeZone: 'Europe/Berlin', formats: ['csv'] });
+    const weekly = await post({
+      frequency: 'weekly',
+      weekday: 0,
+      hour: 3,
+      timeZone: 'Europe/Berlin',
+      formats: ['xlsx'],
+    });
+    expect(daily.nextRunAt).toBe('2027-03-27T05:00:00.000Z');
+    expect(weekly.nextRunAt).toBe('2027-03-28T01:00:00.000Z');
+    const nextOf = async (id: number) => (await schedulesOf()).schedules.find((x) => x.id === id)!;
+    for (const [at, dailyNext] of [
+      ['2027-03-27T05:00:00Z', '2027-03-28T04:00:00.000Z'],
+      ['2027-03-28T04:00:00Z', '2027-03-29T04:00:00.000Z'],
+    ] as const) {
+      clock.set(Date.parse(at));
+      await runDueSchedules(app);
+      const ran = await eventually(
+        'the run',
+        () => nextOf(daily.id),
+        (x) => x.nextRunAt === dailyNext,
+      );
+      expect(ran.lastOutcome).toBe('ok');
+    }
+    // the weekly one ran with the daily one at 04:00 UTC (its 01:00 UTC was before); next Sunday 03:00 is 01:00 UTC
+    const w = await eventually(
+      'the weekly run',
+      () => nextOf(weekly.id),
+      (x) => x.lastRunAt !== null,
+    );
+    expect(w).toMatchObject({ lastOutcome: 'ok', nextRunAt: '2027-04-04T01:00:00.000Z' });
+  });
 });

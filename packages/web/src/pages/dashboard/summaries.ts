@@ -1,6 +1,7 @@
 /** One line per console page, so that the dashboard says what each section is for. */
 export const PAGE_SUMMARIES: Record<string, string> = {
   '/demands': 'Demand accounts: prices, flags, impersonation',
+  '/users': 'Admins and SDK users, and who may sign in how',
   '/tooltips': 'Help texts shown next to form fields',
   '/tags': 'Ad tags sold to players and apps',
   '/creatives': 'Video and display creatives of campaigns',

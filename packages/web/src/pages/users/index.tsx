@@ -58,7 +58,7 @@ export default function UsersPage() {
         ...values,
         tenantId: values.type === 'sdk' ? (values.tenantId ?? null) : null,
       });
-      void message.success(`${TYPE_LABEL[made.type]} ${made.name} created`);
+      void message.success(`${made.name} created (${TYPE_LABEL[made.type]})`);
       setCreating(false);
       form.resetFields();
       load();
