@@ -55,6 +55,7 @@ export function profileOf(user: User, adminId: number | null = null): Profile {
     blockIVT: p.blockIVT,
     delOldCreatives: p.delOldCreatives,
     tagParams: user.tagParams?.length ? user.tagParams : null,
+    floorRules: isTenant(user) ? (p.floorRules ?? null) : null,
     contacts: completeContacts(user.contacts),
     sellersJson: sellersJsonOf(user),
     readOnly: READ_ONLY_TYPES.has(user.type),
@@ -100,6 +101,8 @@ function changesFor(user: User, body: ReturnType<typeof ProfileUpdate.parse>): P
       // Options the console only shows when the account has the feature; otherwise kept as they are.
       ...(postbid ? { postbidPercent: body.postbidPercent, setPostbidAll: body.setPostbidAll } : {}),
       ...(user.showCheckIVT ? { setCheckIVTAll: body.setCheckIVTAll, blockIVT: body.blockIVT } : {}),
+      // the tenant's own: its team members and subpublishers have no floors of their own
+      ...(isTenant(user) && body.floorRules !== undefined ? { floorRules: body.floorRules } : {}),
     },
   };
 }

@@ -1,5 +1,11 @@
 import { type Kysely, type Selectable } from 'kysely';
-import { type Contact, type DemandSellerEntry, type SubSellerEntry, type UserType } from '@adplane/shared';
+import {
+  type Contact,
+  type DemandSellerEntry,
+  type FloorRules,
+  type SubSellerEntry,
+  type UserType,
+} from '@adplane/shared';
 import { recordActivity } from './activity.js';
 import { inTransaction } from './db.js';
 import { parseJson, nowIso, toJson } from './json.js';
@@ -18,6 +24,8 @@ export interface ProfileDetails {
   setCheckIVTAll: 1 | null;
   blockIVT: 1 | null;
   delOldCreatives: 1 | null;
+  /** A tenant's floor rules, the default of its channels (edge/snapshot/loadRows.ts reads them); absent or null: none. */
+  floorRules?: FloorRules | null;
 }
 
 const EMPTY_PROFILE_DETAILS: ProfileDetails = {

@@ -1,4 +1,5 @@
 import { type DeliveryReason } from '../delivery/deliveryState.js';
+import { type FloorInForce } from './floorRules.js';
 
 /**
  * The decision trace (one definition for the edge that builds it and the console that shows it): every
@@ -153,7 +154,10 @@ export interface DecisionTrace {
     name: string;
     mode: string;
     auctionPrice: string;
+    /** The floor in force for this request (micro-dollars). */
     floorCpm: number;
+    /** Where that floor came from: the rule of the channel's or the account's floor rules that matched, or the static floor. */
+    floor?: FloorInForce;
     vastVersion: string;
     timeoutMs: number;
   } | null;

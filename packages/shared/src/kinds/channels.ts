@@ -13,6 +13,7 @@ import {
   Status,
   wholeBetween,
 } from '../entities/common.js';
+import { FloorRules } from '../edge/floorRules.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind, many, one, targetingRef } from './kindDef.js';
 
@@ -45,6 +46,11 @@ export const ChannelInput = z.object({
   format: z.enum(AD_FORMATS).default('video'),
   domain: domainName.default(''),
   floorCpm: micros.default(0),
+  /**
+   * Floors by the request (Prebid floors module data: edge/floorRules.ts); null: none, the account's
+   * rule set applies, else `floorCpm`. A request no rule (nor the default) matches gets `floorCpm`.
+   */
+  floorRules: FloorRules.nullable().default(null),
   payout: Payout.default(DEFAULT_PAYOUT),
   targetingId: optionalId,
   demandMode: z.enum(DEMAND_MODES).default('auction'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMPANY_NAME_MAX } from '../constants.js';
+import { FloorRules } from '../edge/floorRules.js';
 import { flag, requiredText, timezone, trimmed } from './common.js';
 
 export const CONTACT_TYPES = ['general', 'billing', 'technical'] as const;
@@ -101,6 +102,8 @@ export interface Profile {
   blockIVT: 1 | null;
   delOldCreatives: 1 | null;
   tagParams: string[] | null;
+  /** A tenant's floor rules: the floors of its channels without rules of their own (null: none; others: always null). */
+  floorRules: FloorRules | null;
   contacts: Contact[];
   sellersJson: DemandSellerEntry[] | SubSellerEntry;
   readOnly: boolean;
@@ -131,6 +134,8 @@ export const ProfileUpdate = z.object({
     .nullable()
     .optional()
     .transform((v) => (v && v.length ? [...new Set(v)] : null)),
+  /** A tenant's floor rules (edge/floorRules.ts); null clears them, absent keeps them. Only the tenant's own account has them. */
+  floorRules: FloorRules.nullable().optional(),
   contacts: z.array(Contact).max(3).default([]),
   sellersJson: z.union([z.array(DemandSellerEntry).max(500), SubSellerEntry]).optional(),
 });

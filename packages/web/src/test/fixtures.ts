@@ -54,6 +54,7 @@ export function makeProfile(overrides: Partial<Profile> = {}): Profile {
     blockIVT: 1,
     delOldCreatives: null,
     tagParams: ['genre'],
+    floorRules: null,
     contacts: [
       {
         type: 'general',

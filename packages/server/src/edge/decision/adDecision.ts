@@ -21,6 +21,7 @@ import { type Decision, newDecisionId, type TokenSigner, unfilledDecisionId } fr
 import { demandErrorTrackers, errorForwardQuery } from '../demand/errorPings.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
 import { emptyDocument, winnerDocument, withImpressionPixels } from './adResponse.js';
+import { withFloorInForce } from './floorInForce.js';
 import { DEFAULT_VAST_VERSION } from '../vast/vastVersion.js';
 
 /**
@@ -398,8 +399,9 @@ export function runDecision(
     deliveryRefusal: '',
     trace,
   };
-  const channel = options.channel ?? snapshot?.channelsByUid.get(channelUid);
-  if (!snapshot || !channel) return finish(out, started, 404, snapshot ? 'unknown_channel' : 'warming_up');
+  const found = options.channel ?? snapshot?.channelsByUid.get(channelUid);
+  if (!snapshot || !found) return finish(out, started, 404, snapshot ? 'unknown_channel' : 'warming_up');
+  const channel = withFloorInForce(found, ctx);
   out.channel = channel;
   if (traced)
     trace.channel = {
@@ -409,6 +411,7 @@ export function runDecision(
       mode: channel.demandMode,
       auctionPrice: channel.auctionPrice,
       floorCpm: channel.floorCpm,
+      floor: channel.floorInForce ?? { source: 'static', rule: null, floorCpm: channel.floorCpm },
       vastVersion: channel.vastVersion,
       timeoutMs: channel.timeoutMs,
     };

@@ -1,4 +1,4 @@
-import { isLive, subpublisherSellerId } from '@adplane/shared';
+import { compileFloorRules, isLive, subpublisherSellerId } from '@adplane/shared';
 import { type AccountRow } from './loadRows.js';
 import { type IvtMode, type SnapTenant } from './types.js';
 
@@ -39,6 +39,7 @@ function addOwner(owners: Owners, r: AccountRow, showDsp: boolean): void {
       showDsp,
       domain: r.domain,
       ivt: tenantIvtMode(r),
+      ...(r.floorRules ? { floorRules: compileFloorRules(r.floorRules) } : {}),
     });
   else if (r.type === 'sub') {
     owners.subpublishers.set(r.id, r.name);

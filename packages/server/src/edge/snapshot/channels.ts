@@ -1,4 +1,4 @@
-import { type ChannelRow, isLive, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
+import { type ChannelRow, compileFloorRules, isLive, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
@@ -46,6 +46,7 @@ export function compileChannels(
       format: c.format,
       vastVersion: c.vastVersion,
       floorCpm: c.floorCpm,
+      ...floorRulesOf(c, owners),
       payout: c.payout,
       demandMode: c.demandMode,
       auctionPrice: c.auctionPrice,
@@ -61,6 +62,13 @@ export function compileChannels(
     });
   }
   return out;
+}
+
+/** The channel's floor rules compiled, else its account's (compiled once with the owners); none: nothing. */
+function floorRulesOf(c: ChannelRow, owners: Owners): Pick<SnapChannel, 'floorRules'> {
+  if (c.floorRules) return { floorRules: { rules: compileFloorRules(c.floorRules), source: 'channel' } };
+  const account = c.tenantId === null ? undefined : owners.tenants.get(c.tenantId)?.floorRules;
+  return account ? { floorRules: { rules: account, source: 'account' } } : {};
 }
 
 /** The seller id a channel's inventory is sold under (see SnapChannel.sellerId), for channels built by hand too. */

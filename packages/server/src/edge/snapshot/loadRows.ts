@@ -1,3 +1,4 @@
+import { FloorRules } from '@adplane/shared';
 import { type Kysely } from 'kysely';
 import { storedMs } from '../../store/json.js';
 import { type Database } from '../../store/schema.js';
@@ -25,6 +26,8 @@ export interface AccountRow {
   postbidGranted: boolean;
   postbidPercent: number;
   setPostbidAll: boolean;
+  /** A tenant's floor rules (profile floorRules), the default of its channels without their own; null: none. */
+  floorRules?: FloorRules | null;
   /** When the account was last changed (epoch ms): for one that stopped serving, when at the latest (departed.ts). */
   updatedAt: number;
 }
@@ -70,6 +73,7 @@ export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
     ...ivtOptionsOf(r.type === 'demand' ? r.profile : null),
     postbidGranted: Number(r.show_postbid_pix) === 1 || Number(r.show_postbid_wh) === 1,
     ...postbidOptionsOf(r.type === 'demand' ? r.profile : null),
+    floorRules: r.type === 'demand' ? floorRulesOf(r.profile) : null,
     updatedAt: storedMs(r.updated_at),
   }));
 }
@@ -108,6 +112,18 @@ function postbidOptionsOf(json: string | null): { postbidPercent: number; setPos
     return { postbidPercent: percent, setPostbidAll: setPostbidAll === 1 || setPostbidAll === true };
   } catch {
     return NO_POSTBID_OPTIONS;
+  }
+}
+
+/** A demand account's floor rules from its stored profile document (shared edge/floorRules.ts); absent or unreadable: none. */
+function floorRulesOf(json: string | null): FloorRules | null {
+  if (!json) return null;
+  try {
+    const p = JSON.parse(json) as { floorRules?: unknown } | null;
+    const parsed = p && typeof p === 'object' && p.floorRules ? FloorRules.safeParse(p.floorRules) : null;
+    return parsed?.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }
 

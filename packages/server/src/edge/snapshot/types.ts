@@ -1,4 +1,11 @@
-import { type Limit, type NotServingCode, type Price, type VastVersion } from '@adplane/shared';
+import {
+  type CompiledFloorRules,
+  type FloorInForce,
+  type Limit,
+  type NotServingCode,
+  type Price,
+  type VastVersion,
+} from '@adplane/shared';
 import { type PostbidSnapshot } from './postbidPlan.js';
 import { type CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
@@ -34,6 +41,8 @@ export interface SnapTenant {
    * showCheckIVT). Absent: 'off'.
    */
   ivt?: IvtMode;
+  /** The account's floor rules (its profile's), compiled: the default of every channel without its own. Absent: none. */
+  floorRules?: CompiledFloorRules;
 }
 
 export interface SnapCreative {
@@ -146,7 +155,15 @@ export interface SnapChannel {
   environment: 'ctv' | 'app' | 'web';
   format: 'video' | 'display';
   vastVersion: VastVersion;
+  /** The floor demand is held to; on a decision's copy, the floor in force (`floorInForce`). */
   floorCpm: number;
+  /**
+   * Floor rules by the request (the channel's own, else its account's), compiled with the snapshot:
+   * a request's floor is the rule it matches (decision/floorInForce.ts). Absent: `floorCpm` alone.
+   */
+  floorRules?: { rules: CompiledFloorRules; source: 'channel' | 'account' };
+  /** Set on a decision's copy of the channel once the request's floor was picked: what `floorCpm` came from. */
+  floorInForce?: FloorInForce;
   payout: Price;
   demandMode: 'auction' | 'priority';
   auctionPrice: 'first' | 'second';

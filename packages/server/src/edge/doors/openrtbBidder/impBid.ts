@@ -1,5 +1,6 @@
 import { type Bid as OrtbBid, type BidRequest, type Imp, MTYPE } from '@adplane/shared';
 import { type DecideOptions, type EdgeDeps, runDecision } from '../../decision/adDecision.js';
+import { withFloorInForce } from '../../decision/floorInForce.js';
 import { type DurationFloor, durationFloorOf } from '../../demand/demandSource.js';
 import { type DecisionTrace } from '@adplane/shared';
 import { type Metrics } from '../../counters/hourlyCounters.js';
@@ -418,7 +419,7 @@ async function bidInFormat(
       if (durationFloors) options.durationFloors = durationFloors;
     }
   } else {
-    const channel = rtbChannel(target.channel, version, purchaseFloor(impFloor, quantity));
+    const channel = rtbChannel(withFloorInForce(target.channel, ctx), version, purchaseFloor(impFloor, quantity));
     if (channel.floorCpm >= NEVER) return refused(deps, job, 'floor_above_payout', turn);
     // (a channel paying its publisher a fixed CPM: the floor per second capped the ad's length above)
     const { payout } = target.channel;
