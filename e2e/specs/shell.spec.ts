@@ -17,7 +17,7 @@ function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): strin
   const reports = ['/report', '/reports'];
   if (role === 'admin') {
     // The postbid report is always an admin's (its refusal rule lets admins through).
-    links.push('/demands', '/tooltips', '/finance', '/pbReport', ...reports);
+    links.push('/demands', '/users', '/tooltips', '/finance', '/pbReport', ...reports);
     if (mode === 'ssp') links.push('/applists');
     if (edition === 'CTVMediaV2V') links.push('/log');
   }
@@ -64,7 +64,10 @@ for (const server of Object.values(EDITION_SERVERS)) {
         await expect(page.getByTestId('mode-switch')).toHaveCount(canSwitch ? 1 : 0);
         await page.getByTestId('user-menu').click();
         await expect(page.getByTestId('user-menu-config')).toHaveCount(role === 'admin' ? 1 : 0);
-        await expect(page.getByTestId('user-menu-profile')).toHaveCount(role === 'admin' ? 0 : 1);
+        // an admin's item opens its sign-in and API keys, everyone else's the profile too
+        await expect(page.getByTestId('user-menu-profile')).toHaveText(
+          role === 'admin' ? 'Sign-in and API keys' : 'Profile',
+        );
         await expect(page.getByTestId('user-menu-settings')).toHaveCount(1);
       });
     }
