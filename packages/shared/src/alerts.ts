@@ -7,7 +7,7 @@ import { httpUrl } from './entities/common.js';
 import { requiredText } from './schemas/common.js';
 
 /** What a rule watches. Counts and money as reports answer them; shares in percent; `pace` a campaign's pacing state. */
-const ALERT_METRICS = ['fill', 'reqs', 'imps', 'revenue', 'timeoutShare', 'errorShare', 'ecpm', 'pace'] as const;
+export const ALERT_METRICS = ['fill', 'reqs', 'imps', 'revenue', 'timeoutShare', 'errorShare', 'ecpm', 'pace'] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 
 export const ALERT_METRIC_LABELS: Readonly<Record<AlertMetric, string>> = {
@@ -34,7 +34,7 @@ export const ALERT_METRIC_FORMAT: Readonly<Record<AlertMetric, 'count' | 'usd' |
 };
 
 /** What a rule looks at: the whole account, or one channel, demand tag or campaign (`id`), or each of them (`id: null`). */
-const ALERT_SCOPE_KINDS = ['account', 'channel', 'tag', 'campaign'] as const;
+export const ALERT_SCOPE_KINDS = ['account', 'channel', 'tag', 'campaign'] as const;
 export type AlertScopeKind = (typeof ALERT_SCOPE_KINDS)[number];
 
 const AlertScope = z
@@ -73,8 +73,8 @@ export type AlertWindow = (typeof ALERT_WINDOWS)[number];
 const ALERT_BUILTINS = ['campaignPace', 'tagTimeouts', 'channelFillDrop'] as const;
 export type AlertBuiltin = (typeof ALERT_BUILTINS)[number];
 
-const ALERT_CHECK_MINUTES_MIN = 5;
-const ALERT_CHECK_MINUTES_MAX = 1440;
+export const ALERT_CHECK_MINUTES_MIN = 5;
+export const ALERT_CHECK_MINUTES_MAX = 1440;
 
 const emailAddress = z.string().trim().max(255).pipe(z.email('must be an e-mail address'));
 
@@ -182,3 +182,6 @@ export const AlertEpisodesQuery = z.object({
   /** The newest this many (the bell asks for 20). */
   limit: z.coerce.number().int().min(1).max(500, 'must be at most 500').default(100),
 });
+
+/** The bell reads alerts this often (a rule is checked every 5 minutes at the most). */
+export const ALERTS_POLL_MS = 60_000;

@@ -42,8 +42,9 @@ function signedIn(user: AuthUser | null): Record<string, Handler> {
   return {
     'GET /api/auth/session': () => jsonResponse({ user }),
     'GET /api/ui/settings': () => jsonResponse({ tabs: false }),
-    // the bell's saved reports, which the frame reads once signed in
+    // the bell's saved reports, which the frame reads once signed in, and a demand user's alerts
     'GET /api/savedReports': () => jsonResponse([]),
+    'GET /api/alerts/episodes?limit=5': () => jsonResponse([]),
   };
 }
 

@@ -130,6 +130,7 @@ export async function clearEpisodesOf(app: FastifyInstance, rule: StoredAlertRul
 export function createAlertChecks(app: FastifyInstance): AlertChecks {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
+  let stopped = false;
 
   async function pass(): Promise<number> {
     const now = app.clock.now();
@@ -148,6 +149,8 @@ export function createAlertChecks(app: FastifyInstance): AlertChecks {
   }
 
   const checkDue = (): Promise<number> => {
+    // after stop, nothing more is read: the stores close next
+    if (stopped) return Promise.resolve(0);
     // one pass at a time in a process: a call while one runs waits for it, then runs its own
     const next = (running ?? Promise.resolve(0)).catch(() => 0).then(pass);
     running = next.finally(() => {
@@ -165,6 +168,7 @@ export function createAlertChecks(app: FastifyInstance): AlertChecks {
       timer = setInterval(tick, everyMs).unref();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
       await running?.catch(() => undefined);
     },

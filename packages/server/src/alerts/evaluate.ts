@@ -43,6 +43,8 @@ const SCOPE_DIMENSION: Readonly<Record<Exclude<AlertScopeKind, 'account'>, Dimen
   campaign: 'campaign',
 };
 
+const WHOLE_ACCOUNT = 'Whole account';
+
 /** Rows a measuring report may answer: every hour of the days it spans by every entity in scope. */
 const MEASURE_ROWS = 500_000;
 
@@ -89,7 +91,10 @@ async function measure(
     const id = dimension ? Number(row[dimension]) : 0;
     // a demand report's row of the requests offered to no demand is no tag's or campaign's
     if (dimension && !(id > 0)) continue;
-    const entry = out.get(id) ?? { sums: {}, name: dimension ? String(row[nameField(dimension)] ?? '') : '' };
+    const entry = out.get(id) ?? {
+      sums: {},
+      name: dimension ? String(row[nameField(dimension)] ?? '') : WHOLE_ACCOUNT,
+    };
     for (const m of metrics) entry.sums[m] = (entry.sums[m] ?? 0) + Number(row[m] ?? 0);
     out.set(id, entry);
   }
@@ -98,7 +103,7 @@ async function measure(
 
 /** The names of the one watched entity, or the account's, when the window has no rows of it. */
 async function subjectsWatched(app: FastifyInstance, rule: StoredAlertRule): Promise<Map<number, string>> {
-  if (rule.scope.kind === 'account') return new Map([[0, 'Whole account']]);
+  if (rule.scope.kind === 'account') return new Map([[0, WHOLE_ACCOUNT]]);
   if (rule.scope.id === null) return new Map();
   const [row] = await getEntities(app.store.db, kindOf(rule.scope.kind), { tenantId: rule.tenantId }, [rule.scope.id]);
   return new Map([[rule.scope.id, row?.name ?? `#${rule.scope.id}`]]);

@@ -50,6 +50,12 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
 
   const answerOf = ({ tenantId: _t, ...rule }: StoredAlertRule, firing = 0): AlertRule => ({ ...rule, firing });
 
+  /** A rule made or changed is due at once: check it now rather than at the next tick (after the answer). */
+  const checkSoon = () =>
+    setImmediate(
+      () => void app.alerts.checkDue().catch((error: unknown) => app.log.error({ err: error }, 'alert checks failed')),
+    );
+
   app.get('/api/alerts/rules', { config: { guard: 'demand' } }, async (request) => {
     const tenantId = tenantOf(request);
     // a tenant made since the last check sees its built-ins at once
@@ -64,6 +70,7 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
     if ((await listAlertRules(app.store.db, tenantId)).length >= ALERT_RULES_MAX)
       throw new HttpError(409, `At most ${ALERT_RULES_MAX} alert rules per account`);
     const rule = await createAlertRule(app.store.db, tenantId, input, app.clock.now());
+    checkSoon();
     return reply.code(201).send(answerOf(rule));
   });
 
@@ -75,6 +82,7 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
     const updated = (await getAlertRule(app.store.db, rule.tenantId, rule.id))!;
     if (!updated.enabled) await clearEpisodesOf(app, updated);
     const listed = (await listAlertRules(app.store.db, rule.tenantId)).find((r) => r.id === rule.id);
+    if (updated.enabled) checkSoon();
     return answerOf(updated, listed?.firing ?? 0);
   });
 

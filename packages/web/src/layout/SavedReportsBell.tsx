@@ -1,9 +1,12 @@
-import { Badge, Button, Dropdown, Empty, Popconfirm, Progress, Tooltip } from 'antd';
+import { Badge, Button, Dropdown, Empty, Popconfirm, Progress, Tag, Tooltip } from 'antd';
 import { BellOutlined, DeleteOutlined, FileTextOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { savedReportHref } from '../api/reports.js';
 import { type BellEntry, fileWaitText, useSavedReportsFeed } from './savedReportsFeed.js';
 import { useClock } from '../format/clock.js';
+import { useAuth } from '../auth/authContext.js';
+import { alertValueText } from '../pages/alerts/alertText.js';
+import { useAlertsFeed } from './alertsFeed.js';
 
 /** The delete confirmation: deletion is permanent, Archive keeps it. */
 export const DELETE_WARNING =
@@ -56,11 +59,49 @@ function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) 
   );
 }
 
+/** The bell's alerts: the newest episodes of the tenant's rules, each opening the Alerts page's history. */
+function AlertEntries({ alerts }: { alerts: ReturnType<typeof useAlertsFeed> }) {
+  const clock = useClock();
+  return (
+    <div className="bell-section" data-testid="bell-alerts">
+      <div className="bell-section-title">
+        <span>Alerts</span>
+        <Link to="/alerts?tab=history">History</Link>
+      </div>
+      {alerts.episodes.length === 0 ? (
+        <div className="bell-entry-date">No alert has fired</div>
+      ) : (
+        alerts.episodes.map((e) => (
+          <div key={e.id} className="bell-entry" data-testid={`bell-alert-${e.id}`}>
+            <div>
+              <Link to="/alerts?tab=history">
+                <Tag color={e.clearedAt ? 'green' : 'red'}>{e.clearedAt ? 'Cleared' : 'Firing'}</Tag>
+                <span className="bell-entry-name">
+                  {e.ruleName}: {e.subjectName}
+                </span>
+              </Link>
+              <div className="bell-entry-date">
+                {alertValueText(e.metric, e.value)} against {alertValueText(e.metric, e.threshold)}, fired{' '}
+                {clock(e.firedAt)}
+                {e.clearedAt ? `, cleared ${clock(e.clearedAt)}` : ''}
+              </div>
+            </div>
+          </div>
+        ))
+      )}
+    </div>
+  );
+}
+
 export function SavedReportsBell() {
   const feed = useSavedReportsFeed();
+  const { user } = useAuth();
+  const alerts = useAlertsFeed(user?.type === 'demand');
   const clock = useClock();
+  const highlighted = feed.highlighted || alerts.highlighted;
   const list = (
     <div className="bell-list ant-dropdown-menu" data-testid="bell-list">
+      {user?.type === 'demand' && <AlertEntries alerts={alerts} />}
       {feed.entries.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No saved reports yet" />
       ) : (
@@ -100,16 +141,20 @@ export function SavedReportsBell() {
       trigger={['click']}
       placement="bottomRight"
       popupRender={() => list}
-      onOpenChange={(open) => open && feed.clearHighlight()}
+      onOpenChange={(open) => {
+        if (!open) return;
+        feed.clearHighlight();
+        alerts.clearHighlight();
+      }}
     >
       <Button
         type="text"
-        className={`bell-button app-user-button${feed.highlighted ? ' bell-new' : ''}`}
+        className={`bell-button app-user-button${highlighted ? ' bell-new' : ''}`}
         aria-label="Saved reports"
         data-testid="bell"
-        data-highlighted={feed.highlighted ? '1' : '0'}
+        data-highlighted={highlighted ? '1' : '0'}
       >
-        <Badge dot={feed.highlighted} offset={[-2, 2]}>
+        <Badge dot={highlighted} offset={[-2, 2]}>
           <BellOutlined style={{ fontSize: 18, color: 'inherit' }} />
         </Badge>
       </Button>
