@@ -96,8 +96,9 @@ function noCreativeReason(campaign: SnapCampaign, channel: SnapChannel, ctx: Req
 
 /**
  * How many campaigns tied at the best bid a request rotates among: it bounds the tie a request
- * looks at. Ties are shuffled when the snapshot is compiled, so over rebuilds every tied campaign
- * gets its turn, and a campaign whose budget is spent leaves room for the next.
+ * looks at. Ties are shuffled when a tenant's index is made (snapshot/campaignDelta.ts), so over
+ * rebuilds every tied campaign gets its turn, and a campaign whose budget is spent leaves room for
+ * the next.
  */
 const ROTATION_LIMIT = 8;
 
