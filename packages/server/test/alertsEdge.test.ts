@@ -11,10 +11,11 @@ import { publisherTenant } from './tenantFixture.js';
 import { midHourClock } from './testTime.js';
 
 /**
- * The built-in "demand tag timeouts above 20%" rule over real traffic: players call a channel through
- * the edge, its one demand tag hangs past its deadline all hour, the rule fires at the next hour's
- * check; the tag answers in time the hour after, and the rule clears. Each change of state reaches a
- * real SMTP server and a local webhook once, however many checks see it.
+ * Built-in rules over real traffic through the edge. Demand tag timeouts: the channel's one demand tag
+ * hangs past its deadline all hour, the rule fires at the next hour's check; the tag answers in time
+ * the hour after, and the rule clears. Channel fill, hour over hour: the player shows every ad one
+ * hour (its impression beacons reach the edge), none the next, all again after. Each change of state
+ * reaches a real SMTP server (and a local webhook) once, however many checks see it.
  */
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -63,17 +64,25 @@ forEachStoreAndStatsEngine((t, s) => {
     },
   );
 
-  const play = async (times: number) => {
+  /** Players call the channel `times`; with `shown`, each shows the ad it got (its impression beacon reaches the edge). */
+  const play = async (times: number, shown = false) => {
     for (let i = 0; i < times; i++) {
       const res = await edgeRequest(publisher.app, `/vast/${publisher.ids.player!.uid}?w=640&h=360&ip=8.8.8.8`);
       expect(res.statusCode).toBe(200);
+      if (!shown) continue;
+      const beacon = [...res.body.matchAll(/<Impression><!\[CDATA\[([^\]]+)\]\]>/g)]
+        .map((m) => m[1]!)
+        .find((url) => url.includes('/ev?'));
+      expect(beacon, res.body).toBeDefined();
+      expect((await edgeRequest(publisher.app, beacon!.slice(beacon!.indexOf('/ev?')))).statusCode).toBe(200);
     }
     await publisher.app.edge.flush();
   };
-  const episodes = async () => {
+  const episodes = async (kind: 'tag' | 'channel' = 'tag') => {
     const res = await publisher.request({ method: 'GET', url: '/api/alerts/episodes' });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<AlertEpisode[]>().filter((e) => e.subjectKind === 'tag' && e.subjectId === publisher.ids.slow!.id);
+    const subject = kind === 'tag' ? publisher.ids.slow! : publisher.ids.player!;
+    return res.json<AlertEpisode[]>().filter((e) => e.subjectKind === kind && e.subjectId === subject.id);
   };
   /** The next check at `at`: every rule due then is checked, and what it queued is sent. */
   const checkAt = async (at: number) => {
@@ -167,5 +176,66 @@ forEachStoreAndStatsEngine((t, s) => {
     expect(mail.received).toHaveLength(2);
     expect(hookBodies).toHaveLength(2);
     expect(await episodes()).toHaveLength(1);
+  });
+
+  it('fires once when a channel fill halves hour over hour, and clears once when it recovers', async () => {
+    const hourStart = Math.floor(clock.now() / HOUR_MS) * HOUR_MS;
+    const rules = (await publisher.request({ method: 'GET', url: '/api/alerts/rules' })).json<AlertRule[]>();
+    const fillDrop = rules.find((r) => r.builtin === 'channelFillDrop')!;
+    const { id, builtin: _b, firing: _f, nextCheckAt: _n, lastCheckAt: _l, ...definition } = fillDrop;
+    const on = await publisher.request({
+      method: 'PUT',
+      url: `/api/alerts/rules/${id}`,
+      payload: {
+        ...definition,
+        enabled: true,
+        minVolume: 3,
+        notify: { email: ['trader@publisher.test'], webhooks: [] },
+      },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const mailBefore = mail.received.length;
+
+    // this hour every ad is shown; the next hour the player shows none of what it is sent
+    await play(REQUESTS, true);
+    await checkAt(hourStart + HOUR_MS + 5 * MINUTE_MS);
+    expect(await episodes('channel')).toEqual([]);
+    await play(REQUESTS);
+    await checkAt(hourStart + 2 * HOUR_MS + 5 * MINUTE_MS);
+    const [fired] = await episodes('channel');
+    expect(fired).toMatchObject({
+      ruleName: 'Channel fill dropped by half, hour over hour',
+      subjectName: 'Player channel',
+      value: 0,
+      comparison: 100,
+      threshold: 50,
+      clearedAt: null,
+    });
+    expect(fired!.detail).toContain('down 100% from 100.00% the window before');
+    await eventually(
+      'the fill alert e-mail',
+      async () => mail.received.length,
+      (n) => n === mailBefore + 1,
+    );
+    expect(mail.received.at(-1)!.mail.subject).toBe(
+      'Alert fired - Channel fill dropped by half, hour over hour: Player channel',
+    );
+
+    // shown again the hour after: the fill is back, the episode clears once
+    await play(REQUESTS, true);
+    await checkAt(hourStart + 2 * HOUR_MS + 25 * MINUTE_MS);
+    expect((await episodes('channel'))[0]!.clearedAt).toBeNull();
+    await checkAt(hourStart + 3 * HOUR_MS + 5 * MINUTE_MS);
+    const [cleared] = await episodes('channel');
+    expect(cleared).toMatchObject({ id: fired!.id, clearValue: 100 });
+    expect(cleared!.clearedAt).not.toBeNull();
+    await eventually(
+      'the fill cleared e-mail',
+      async () => mail.received.length,
+      (n) => n === mailBefore + 2,
+    );
+    expect(mail.received.at(-1)!.mail.subject).toBe(
+      'Alert cleared - Channel fill dropped by half, hour over hour: Player channel',
+    );
   });
 });
