@@ -134,7 +134,8 @@ describe('console shell', () => {
     for (const id of ['user-menu-settings', 'user-menu-config', 'user-menu-reload', 'user-menu-signout']) {
       expect(await screen.findByTestId(id), id).toBeTruthy();
     }
-    expect(screen.queryByTestId('user-menu-profile')).toBeNull();
+    // no profile: the item opens the admin's sign-in and API keys
+    expect((await screen.findByTestId('user-menu-profile')).textContent).toBe('Sign-in and API keys');
   });
 
   it('switches the mode from SSP | DSP in the bar once the server agrees: stores it and reloads', async () => {
