@@ -38,9 +38,6 @@ import {
   ReportSchedule,
   ReportScheduleInput,
   ReportScheduleList,
-  ReportSchedule,
-  ReportScheduleInput,
-  ReportScheduleList,
   RESOURCES,
   RowStatsQuery,
   SaveReportInput,
@@ -104,13 +101,6 @@ function routeSchemas(): Map<string, RouteSchemas> {
     ['POST /api/rfile', { body: ReportFileInput }],
     ['POST /api/savedReports', { body: SaveReportInput, status: 201 }],
     ['PUT /api/savedReport/:id', { body: UpdateSavedReportInput }],
-    ['GET /api/savedReport/:id/schedules', { params: IdParams, response: ReportScheduleList }],
-    [
-      'POST /api/savedReport/:id/schedules',
-      { params: IdParams, body: ReportScheduleInput, response: ReportSchedule, status: 201 },
-    ],
-    ['PUT /api/reportSchedule/:id', { params: IdParams, body: ReportScheduleInput, response: ReportSchedule }],
-    ['DELETE /api/reportSchedule/:id', { params: IdParams }],
     ['GET /api/savedReport/:id/schedules', { params: IdParams, response: ReportScheduleList }],
     [
       'POST /api/savedReport/:id/schedules',
