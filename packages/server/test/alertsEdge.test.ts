@@ -14,7 +14,8 @@ import { midHourClock } from './testTime.js';
  * Built-in rules over real traffic through the edge. Demand tag timeouts: the channel's one demand tag
  * hangs past its deadline all hour, the rule fires at the next hour's check; the tag answers in time
  * the hour after, and the rule clears. Channel fill, hour over hour: the player shows every ad one
- * hour (its impression beacons reach the edge), none the next, all again after. Each change of state
+ * hour (its impression beacons reach the edge), none the next, all again after. Campaign pacing: a
+ * campaign's impressions spend its daily budget; its next day it clears. Each change of state
  * reaches a real SMTP server (and a local webhook) once, however many checks see it.
  */
 const HOUR_MS = 3_600_000;
@@ -53,6 +54,7 @@ forEachStoreAndStatsEngine((t, s) => {
     async (p) => {
       await p.vastTag('slow', 'Slow partner', { answer: 'hang', price: { cpm: 9 }, timeoutMs: 200 });
       await p.vastChannel('player', 'Player channel', { timeoutMs: 2000, demand: ['slow'] });
+      await p.videoSpot('spot', { advertiser: 'brand.example.com', width: 640, height: 360, bitrate: 800 });
     },
     {
       listen: false,
@@ -236,6 +238,76 @@ forEachStoreAndStatsEngine((t, s) => {
     );
     expect(mail.received.at(-1)!.mail.subject).toBe(
       'Alert cleared - Channel fill dropped by half, hour over hour: Player channel',
+    );
+  });
+
+  it('fires once when a campaign spends its daily budget, and clears once its next day starts', async () => {
+    const day = (offset: number) => new Date(clock.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const perImp = 60_000; // a $60 CPM, above the seeded campaigns and the tag: it wins while it may
+    const campaign = await publisher.create('paced', 'campaigns', {
+      name: 'Paced to four',
+      startDate: day(-1),
+      endDate: day(30),
+      bidCpm: 1000 * perImp,
+      dailyBudget: 4 * perImp,
+      pacing: 'asap',
+      creativeIds: [publisher.ids.spot!.id],
+    });
+    await publisher.app.edge.snapshots.rebuild();
+    const rules = (await publisher.request({ method: 'GET', url: '/api/alerts/rules' })).json<AlertRule[]>();
+    const pace = rules.find((r) => r.builtin === 'campaignPace')!;
+    const { id, builtin: _b, firing: _f, nextCheckAt: _n, lastCheckAt: _l, ...definition } = pace;
+    const on = await publisher.request({
+      method: 'PUT',
+      url: `/api/alerts/rules/${id}`,
+      payload: { ...definition, enabled: true, notify: { email: ['trader@publisher.test'], webhooks: [] } },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const paced = async () => {
+      const res = await publisher.request({ method: 'GET', url: '/api/alerts/episodes' });
+      return res.json<AlertEpisode[]>().filter((e) => e.subjectKind === 'campaign' && e.subjectId === campaign.id);
+    };
+
+    // players show every ad until the day's budget of four impressions is spent
+    await play(12, true);
+    const spent = await publisher.request({
+      method: 'GET',
+      url: `/api/demand/campaigns/pacing?ids=${campaign.id}`,
+    });
+    expect(spent.json()).toMatchObject({ campaigns: [{ state: 'capped', spentToday: 4 * perImp }] });
+    const mailBefore = mail.received.length;
+    await checkAt(clock.now() + 16 * MINUTE_MS);
+    const [fired] = await paced();
+    expect(fired).toMatchObject({
+      ruleName: 'Campaign behind pace or budget spent',
+      subjectName: 'Paced to four',
+      value: 4 * perImp,
+      threshold: 4 * perImp,
+      comparison: 4 * perImp,
+      clearedAt: null,
+    });
+    expect(fired!.detail).toContain('Budget spent on ');
+    expect(fired!.detail).toContain("Today's budget spent");
+    await eventually(
+      'the pacing alert e-mail',
+      async () => mail.received.length,
+      (n) => n === mailBefore + 1,
+    );
+    expect(mail.received.at(-1)!.mail.subject).toBe(
+      'Alert fired - Campaign behind pace or budget spent: Paced to four',
+    );
+
+    // its next day: nothing spent yet, the budget is whole again
+    clock.set(clock.now() + 24 * HOUR_MS);
+    await publisher.signInAgain();
+    await checkAt(clock.now());
+    const [cleared] = await paced();
+    expect(cleared).toMatchObject({ id: fired!.id, clearValue: 0 });
+    expect(cleared!.clearedAt).not.toBeNull();
+    await eventually(
+      'the pacing cleared e-mail',
+      async () => mail.received.length,
+      (n) => n === mailBefore + 2,
     );
   });
 });
