@@ -17,6 +17,7 @@ import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { ChannelTagBox } from './ChannelTagBox.js';
 import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
+import { FloorRulesEditor } from './FloorRulesEditor.js';
 import './channels.css';
 import { NameStatusRow, SectionTitle, trimmed } from '../../resources/formParts.js';
 
@@ -137,6 +138,7 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
 export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
   const label = useHelpLabel('channels');
   const auctionPrice = Form.useWatch('auctionPrice', form) as string | undefined;
+  const floorCpm = (Form.useWatch('floorCpm', form) as number | undefined) ?? 0;
 
   return (
     <>
@@ -197,6 +199,13 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           testId="channel-payout"
         />
       </Row>
+      <Form.Item
+        name="floorRules"
+        label={label('floorRules', 'Floor rules')}
+        extra="Floors by country, device, size, domain or bundle, media type, hour or deal: the most specific rule a request matches is its floor"
+      >
+        <FloorRulesEditor staticFloorCpm={floorCpm} readOnly={readOnly} />
+      </Form.Item>
 
       <SectionTitle>Demand</SectionTitle>
       <Row gutter={16}>

@@ -34,6 +34,7 @@ export function channelDefaults(): Record<string, unknown> {
     format: 'video',
     domain: '',
     floorCpm: 0,
+    floorRules: null,
     payout: { type: 'revshare', percent: DEFAULT_REVSHARE },
     targetingId: null,
     demandMode: 'auction',

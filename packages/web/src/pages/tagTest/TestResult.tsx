@@ -4,6 +4,7 @@ import {
   countryName,
   DEVICE_TYPE_BY_ID,
   type Fate,
+  floorInForceText,
   formatUsdMicros,
   type IndexedOutCampaign,
   type NotInAdServer,
@@ -258,6 +259,12 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
           <span>
             {trace.winner && `${winnerMoney(trace.winner)} · `}
             decided in {trace.totalMs} ms · HTTP {answer.status} · configuration version {trace.snapshotVersion}
+            {trace.channel?.floor && (
+              <>
+                <br />
+                <span data-testid="tag-test-floor">Floor in force: {floorInForceText(trace.channel.floor)}</span>
+              </>
+            )}
             {ivt && (
               <>
                 <br />
