@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AlertEpisode, type AlertRule, type AlertRuleInputIn } from '@adplane/shared';
@@ -213,6 +216,63 @@ forEachStore((t) => {
       const episodes = await call('demand', 'GET', '/api/alerts/episodes?limit=0');
       expect(episodes.statusCode).toBe(400);
       expect(episodes.body).toContain('limit');
+    });
+  });
+
+  describe('two api processes on one store', () => {
+    const clock = new TestClock(START + 3 * 86_400_000);
+    let a: FastifyInstance;
+    let b: FastifyInstance;
+    beforeAll(async () => {
+      a = await buildTestApp(t.store, {}, { clock });
+      // its own stats file: two processes share the config store, not a DuckDB file
+      b = await buildTestApp(t.store, { dataDir: mkdtempSync(join(tmpdir(), 'adplane-alerts-b-')) }, { clock });
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+    });
+
+    it('check each due rule once between them: one episode, one notice', async () => {
+      const cookie = await login(a, 'acme', undefined, freshAddress());
+      const made = await as(a, cookie, {
+        method: 'POST',
+        url: '/api/alerts/rules',
+        payload: {
+          name: 'Under a billion requests a day',
+          enabled: false,
+          metric: 'reqs',
+          scope: { kind: 'account' },
+          condition: { op: 'below', value: 1_000_000_000 },
+          window: 'day',
+          everyMinutes: 5,
+          notify: { email: ['desk@acme.test'], webhooks: [] },
+        },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const rule = made.json<AlertRule>();
+      // (after the pass a new rule starts) turned on as another process would see it, then both look at once
+      await a.alerts.checkDue();
+      await t.store.db.updateTable('alert_rules').set({ enabled: 1 }).where('id', '=', rule.id).execute();
+      clock.advance(20 * MINUTE);
+      const due = await dueAlertRules(t.store.db, clock.now(), 1000);
+      expect(due.some((r) => r.id === rule.id)).toBe(true);
+      const [byA, byB] = await Promise.all([a.alerts.checkDue(), b.alerts.checkDue()]);
+      expect(byA + byB).toBe(due.length);
+      const episodes = await listAlertEpisodes(t.store.db, t.users.acme!.id, { ruleId: rule.id, limit: 10 });
+      expect(episodes).toHaveLength(1);
+      expect(episodes[0]).toMatchObject({
+        value: 0,
+        threshold: 1_000_000_000,
+        clearedAt: null,
+        subjectName: 'Whole account',
+      });
+      // checked again later by either, it is still the one episode: nothing more is sent
+      clock.advance(5 * MINUTE);
+      await Promise.all([a.alerts.checkDue(), b.alerts.checkDue()]);
+      expect(await listAlertEpisodes(t.store.db, t.users.acme!.id, { ruleId: rule.id, limit: 10 })).toHaveLength(1);
+      const notices = await a.outbox.of([`alert:${rule.id}`]);
+      expect(notices.map((n) => [n.kind, n.target])).toEqual([['email', 'desk@acme.test']]);
     });
   });
 });
