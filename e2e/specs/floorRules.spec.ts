@@ -1,13 +1,14 @@
 import { type Locator, type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
-import { exactRow, inputOf, pickOption, rowId } from '../support/antdFields.js';
+import { exactRow, inputOf, openedModal, pickOption, rowId } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { signIn, useMode } from '../support/session.js';
+import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
 /**
  * Floor rules on a channel, end to end: made in the channel form (fields, rules, a default), the
  * preview says which rule a sample request gets, the rules are saved and read back, and "Test this
- * tag" shows the floor in force for its request and the rule it came from.
+ * tag" shows the floor in force for its request and the rule it came from. The account's rules (its
+ * profile's) are the floor of a channel without its own.
  */
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
@@ -114,4 +115,45 @@ test('floor rules made in the channel form preview the rule a request gets, save
   );
   await test.getByTestId('tag-test-floor').scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/floor-rules-tag-test.png' });
+});
+
+/** The profile's Options tab, its floor rules switched to `on`, then saved. */
+async function accountRules(page: Page, fill: ((modal: Locator) => Promise<void>) | null): Promise<void> {
+  await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
+  const modal = await openedModal(page, 'profile-form');
+  await modal.getByTestId('profile-tab-options').click();
+  const rules = modal.getByTestId('floor-rules');
+  if (fill) {
+    if (!(await rules.isVisible())) await modal.getByTestId('floor-rules-switch').click();
+    await fill(modal);
+    await modal.getByTestId('floor-rules').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/shots/floor-rules-account.png' });
+  } else if (await rules.isVisible()) await modal.getByTestId('floor-rules-switch').click();
+  await modal.getByTestId('profile-save').click();
+  await expect(page.getByTestId('profile-form')).toBeHidden();
+}
+
+test("the account's floor rules, set in the profile, are the floor of a channel without its own", async ({ page }) => {
+  await signIn(page, 'demand');
+  await useMode(page, 'ssp');
+  await accountRules(page, async (modal) => {
+    await fillRule(modal, 0, ['video', '*'], '0.10');
+    await sample(modal, { 'Media type': 'video', Size: '640x360' });
+    await expect(modal.getByTestId('floor-preview-result')).toHaveText(
+      "$0.10: the account's floor rule video|* (the most specific rule this request matches)",
+    );
+  });
+  try {
+    const channels = new ResourcePage(page, 'channels', '/channels');
+    await channels.open();
+    const test = await openTagTest(page, 'Demo player - auction');
+    await expect(test.getByTestId('tag-test-floor')).toHaveText(
+      "Floor in force: $0.10: the account's floor rule video|* (the most specific rule this request matches)",
+    );
+    await page.keyboard.press('Escape');
+    await expect(test).toBeHidden();
+  } finally {
+    // the demo account is shared with the other specs: its rules go off again
+    await accountRules(page, null);
+  }
 });

@@ -12,6 +12,7 @@ import {
   type FloorRulesInput,
   matchFloor,
 } from '@adplane/shared';
+import './floorRules.css';
 
 /** The floor fields as the console names them, with what a value looks like. */
 const FIELD_TEXT: Record<FloorField, { label: string; example: string }> = {
@@ -47,22 +48,37 @@ function ruleSetOf(fields: FloorField[], rows: Row[], defaultFloor: number | nul
   };
 }
 
+/** What turning the rules off means, and what a request no rule matches gets, by whose rules they are. */
+const SCOPE_TEXT = {
+  channel: {
+    off: "Off: the account's floor rules apply, else the floor CPM above for every request.",
+    noDefault: 'when no rule matches (none: the floor CPM above)',
+  },
+  account: {
+    off: 'Off: each channel without floor rules of its own holds every request to its floor CPM.',
+    noDefault: "when no rule matches (none: the channel's floor CPM)",
+  },
+} as const;
+
 /**
- * A channel's floor rules in the shape of Prebid's floors module data: the fields a rule looks at
- * (in order: on a tie the rule with the `*` in the later field wins), a table of rules (a value or
- * `*` per field, and the floor), a default; and a preview of which rule a sample request gets.
- * Off (null): the account's floor rules apply, else the channel's floor CPM.
+ * Floor rules in the shape of Prebid's floors module data, a channel's or an account's (the default
+ * of its channels without their own): the fields a rule looks at (in order: on a tie the rule with
+ * the `*` in the later field wins), a table of rules (a value or `*` per field, and the floor), a
+ * default; and a preview of which rule a sample request gets. Off: null.
  */
 export function FloorRulesEditor({
   value,
   onChange,
-  staticFloorCpm,
+  staticFloorCpm = 0,
   readOnly,
+  scope = 'channel',
 }: {
   value?: FloorRulesInput | null;
   onChange?: (v: FloorRulesInput | null) => void;
-  staticFloorCpm: number;
+  /** The channel's floor CPM (micro-dollars): a new rule set's catch-all, and what no rule gives. */
+  staticFloorCpm?: number;
   readOnly: boolean;
+  scope?: 'channel' | 'account';
 }) {
   const on = !!value;
   const fields = (value?.schema.fields ?? []) as FloorField[];
@@ -103,9 +119,7 @@ export function FloorRulesEditor({
               change(['mediaType', 'size'], [{ parts: ['*', '*'], floor: staticFloorCpm / 1_000_000 }], null)
             }
           />
-          <Typography.Text type="secondary">
-            Off: the account's floor rules apply, else the floor CPM above for every request.
-          </Typography.Text>
+          <Typography.Text type="secondary">{SCOPE_TEXT[scope].off}</Typography.Text>
         </Space>
       </Space>
     );
@@ -242,7 +256,7 @@ export function FloorRulesEditor({
           value={defaultFloor}
           onChange={(v) => change(fields, rows, v)}
         />
-        <Typography.Text type="secondary">when no rule matches (none: the floor CPM above)</Typography.Text>
+        <Typography.Text type="secondary">{SCOPE_TEXT[scope].noDefault}</Typography.Text>
       </Space>
       {repeated >= 0 && (
         <Alert
@@ -257,7 +271,7 @@ export function FloorRulesEditor({
         A value matches regardless of case; * matches anything. The most specific rule wins: fewer * first, and between
         two with as many, the one whose * is in the later field (Prebid's floors module order).
       </Typography.Paragraph>
-      <FloorPreview value={value} fields={fields} staticFloorCpm={staticFloorCpm} />
+      <FloorPreview value={value} fields={fields} staticFloorCpm={staticFloorCpm} scope={scope} />
     </div>
   );
 }
@@ -267,10 +281,12 @@ function FloorPreview({
   value,
   fields,
   staticFloorCpm,
+  scope,
 }: {
   value: FloorRulesInput;
   fields: FloorField[];
   staticFloorCpm: number;
+  scope: 'channel' | 'account';
 }) {
   const [facts, setFacts] = useState<FloorFacts>({});
   const parsed = FloorRules.safeParse(value);
@@ -283,7 +299,7 @@ function FloorPreview({
     outcome = {
       ok: true,
       floor: match
-        ? { source: 'channel', rule: match.rule, floorCpm: match.floorCpm }
+        ? { source: scope, rule: match.rule, floorCpm: match.floorCpm }
         : { source: 'static', rule: null, floorCpm: staticFloorCpm },
     };
   }

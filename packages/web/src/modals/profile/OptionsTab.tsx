@@ -1,10 +1,11 @@
 import { Checkbox, Form, InputNumber, Slider, Space, Typography } from 'antd';
 import { type AuthUser } from '@adplane/shared';
 import { rangeRule } from '../../resources/rangeRule.js';
+import { FloorRulesEditor } from '../../components/FloorRulesEditor.js';
 import { visibleOptions } from './profileForm.js';
 
-/** Demand account options; post-bid and IVT settings appear only when the account has them. */
-export function OptionsTab({ user }: { user: AuthUser }) {
+/** Demand account options; post-bid and IVT settings appear only when the account has them, floor rules to the tenant itself. */
+export function OptionsTab({ user, readOnly = false }: { user: AuthUser; readOnly?: boolean }) {
   const { postbid, ivt } = visibleOptions(user);
   return (
     <div className="profile-options">
@@ -50,6 +51,15 @@ export function OptionsTab({ user }: { user: AuthUser }) {
       <Form.Item name="delOldCreatives" valuePropName="checked">
         <Checkbox data-testid="profile-delOldCreatives">Delete old creatives automatically</Checkbox>
       </Form.Item>
+      {user.managerId === null && (
+        <Form.Item
+          name="floorRules"
+          label="Floor rules"
+          extra="The floors of every channel without floor rules of its own: the most specific rule a request matches"
+        >
+          <FloorRulesEditor scope="account" readOnly={readOnly} />
+        </Form.Item>
+      )}
       {!postbid && !ivt && (
         <Typography.Paragraph type="secondary">
           Post-bid and IVT options are enabled for the account by an admin.

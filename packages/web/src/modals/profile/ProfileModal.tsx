@@ -227,7 +227,7 @@ function ProfileEditor({
       case 'common':
         return <CommonTab user={user} profile={profile} />;
       case 'options':
-        return <OptionsTab user={user} />;
+        return <OptionsTab user={user} readOnly={readOnly} />;
       case 'sellers':
         return <SellersTab type={user.type} readOnly={readOnly} />;
       case 'general':

@@ -8,6 +8,7 @@ import {
   type Contact,
   type ContactType,
   type DemandSellerEntry,
+  type FloorRulesInput,
   type Profile,
   type ProfileUpdate,
   type SubSellerEntry,
@@ -45,6 +46,8 @@ export interface ProfileFormValues {
   demandSellers: DemandSellerEntry[];
   subSeller: SubSellerForm;
   tagParams: string[];
+  /** The tenant's floor rules, the default of its channels without their own (null: none). */
+  floorRules: FloorRulesInput | null;
 }
 
 export type ProfileTab = 'common' | 'options' | 'sellers' | ContactType | 'tagParams';
@@ -114,6 +117,7 @@ export function profileToForm(profile: Profile): ProfileFormValues {
       confidential: sub.confidential === 1,
     },
     tagParams: [...(profile.tagParams ?? [])],
+    floorRules: profile.floorRules ?? null,
   };
 }
 
@@ -148,6 +152,8 @@ export function formToUpdate(values: ProfileFormValues, type: UserType): Profile
     update.setCheckIVTAll = flag(values.setCheckIVTAll);
     update.blockIVT = flag(values.blockIVT);
     update.delOldCreatives = flag(values.delOldCreatives);
+    // the tenant's own (the server keeps a team member's unchanged)
+    if (values.floorRules !== undefined) update.floorRules = values.floorRules;
     update.sellersJson = (values.demandSellers ?? []).map((s) => ({
       id: text(s.id),
       domain: text(s.domain),
@@ -191,7 +197,8 @@ export function tabOfField(path: readonly (string | number)[]): ProfileTab {
     head === 'setPostbidAll' ||
     head === 'setCheckIVTAll' ||
     head === 'blockIVT' ||
-    head === 'delOldCreatives'
+    head === 'delOldCreatives' ||
+    head === 'floorRules'
   ) {
     return 'options';
   }

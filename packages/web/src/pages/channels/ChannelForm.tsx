@@ -17,7 +17,7 @@ import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { ChannelTagBox } from './ChannelTagBox.js';
 import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
-import { FloorRulesEditor } from './FloorRulesEditor.js';
+import { FloorRulesEditor } from '../../components/FloorRulesEditor.js';
 import './channels.css';
 import { NameStatusRow, SectionTitle, trimmed } from '../../resources/formParts.js';
 
