@@ -172,7 +172,8 @@ export class SnapshotCompiler {
       getAppConfig(db),
     ]);
     const owners = compileOwners(accounts);
-    const accountsKey = JSON.stringify(accounts);
+    // what the owners are compiled from (an account's updatedAt only dates a first build's departed ones)
+    const accountsKey = JSON.stringify(accounts, (key, value: unknown) => (key === 'updatedAt' ? undefined : value));
     // why each row is set aside, recorded by the compile functions as they decide (setAside.ts)
     const setAside = newSetAside();
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
