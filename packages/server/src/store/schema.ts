@@ -183,6 +183,26 @@ interface SignInLogTable {
   reason: string | null;
 }
 
+/** An account's two-factor sign-in (twoFactor.ts): its TOTP secret, encrypted, and whether it is on. */
+interface TwoFactorTable {
+  user_id: number;
+  /** The TOTP secret sealed by auth/twoFactorSecrets.ts: never stored in the clear. */
+  secret_enc: string;
+  /** Null while enrolment waits for its first code; then when the account turned two-factor sign-in on. */
+  enabled_at: string | null;
+  /** The newest TOTP time step accepted: a code of that step or before is refused (no replay). */
+  last_time_step: number | null;
+  created_at: string;
+}
+
+/** One recovery code of an account (twoFactor.ts): its sha256, and when it was spent. */
+interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  digest: string;
+  used_at: string | null;
+}
+
 /** One outgoing e-mail or webhook call of the outbox (deliveries.ts, notify/outbox.ts). */
 interface DeliveriesTable {
   id: Generated<number>;
@@ -234,26 +254,6 @@ interface ReportSchedulesTable {
   failures: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
-}
-
-/** An account's two-factor sign-in (twoFactor.ts): its TOTP secret, encrypted, and whether it is on. */
-interface TwoFactorTable {
-  user_id: number;
-  /** The TOTP secret sealed by auth/twoFactorSecrets.ts: never stored in the clear. */
-  secret_enc: string;
-  /** Null while enrolment waits for its first code; then when the account turned two-factor sign-in on. */
-  enabled_at: string | null;
-  /** The newest TOTP time step accepted: a code of that step or before is refused (no replay). */
-  last_time_step: number | null;
-  created_at: string;
-}
-
-/** One recovery code of an account (twoFactor.ts): its sha256, and when it was spent. */
-interface RecoveryCodesTable {
-  id: Generated<number>;
-  user_id: number;
-  digest: string;
-  used_at: string | null;
 }
 
 /** A tenant's alert rule (alerts.ts, migration 0016). */

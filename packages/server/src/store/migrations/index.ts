@@ -23,8 +23,8 @@ import { tenantShowsOtherSide } from './0012_tenant_shows_other_side.js';
 import { apiKeys } from './0013_api_keys.js';
 import { passwordResetsSignInLog } from './0014_password_resets_sign_in_log.js';
 import { alerts } from './0016_alerts.js';
-import { twoFactor } from './0017_two_factor.js';
 import { outboxReportSchedules } from './0015_outbox_report_schedules.js';
+import { twoFactor } from './0017_two_factor.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -39,8 +39,8 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0013_api_keys': apiKeys,
   '0014_password_resets_sign_in_log': passwordResetsSignInLog,
   '0016_alerts': alerts,
-  '0017_two_factor': twoFactor,
   '0015_outbox_report_schedules': outboxReportSchedules,
+  '0017_two_factor': twoFactor,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
