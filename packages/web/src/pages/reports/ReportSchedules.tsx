@@ -41,9 +41,7 @@ const ZONES: string[] = (() => {
 })();
 
 /** "Daily at 06:00", "Mondays at 08:00", "Monthly on the 31st (or the month's last day) at 00:00", with its zone. */
-function scheduleText(
-  s: Pick<ReportSchedule, 'frequency' | 'hour' | 'weekday' | 'monthDay' | 'timeZone'>,
-): string {
+function scheduleText(s: Pick<ReportSchedule, 'frequency' | 'hour' | 'weekday' | 'monthDay' | 'timeZone'>): string {
   const at = `at ${pad(s.hour)}:00 ${s.timeZone}`;
   if (s.frequency === 'weekly') return `${WEEKDAYS[s.weekday ?? 0]}s ${at}`;
   if (s.frequency === 'monthly') {
