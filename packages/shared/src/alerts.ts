@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { httpUrl } from './entities/common.js';
+import { formatPercent, formatUsdMicros } from './format.js';
 import { requiredText } from './schemas/common.js';
 
 /** What a rule watches. Counts and money as reports answer them; shares in percent; `pace` a campaign's pacing state. */
@@ -32,6 +33,18 @@ export const ALERT_METRIC_FORMAT: Readonly<Record<AlertMetric, 'count' | 'usd' |
   ecpm: 'usd',
   pace: 'usd',
 };
+
+/** A metric's number as people read it (by ALERT_METRIC_FORMAT): `12.50%`, `$3.20`, `1,204`. */
+export function formatAlertValue(metric: AlertMetric, value: number): string {
+  switch (ALERT_METRIC_FORMAT[metric]) {
+    case 'percent':
+      return formatPercent(value);
+    case 'usd':
+      return formatUsdMicros(value);
+    default:
+      return Math.round(value).toLocaleString('en-US');
+  }
+}
 
 /** What a rule looks at: the whole account, or one channel, demand tag or campaign (`id`), or each of them (`id: null`). */
 export const ALERT_SCOPE_KINDS = ['account', 'channel', 'tag', 'campaign'] as const;

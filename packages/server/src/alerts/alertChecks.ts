@@ -1,5 +1,5 @@
 import { type FastifyInstance } from 'fastify';
-import { ALERT_METRIC_LABELS, type AlertEpisode } from '@adplane/shared';
+import { ALERT_METRIC_LABELS, type AlertEpisode, formatAlertValue } from '@adplane/shared';
 import {
   clearAlertEpisode,
   dueAlertRules,
@@ -10,7 +10,6 @@ import {
   type StoredAlertRule,
 } from '../store/alerts.js';
 import { type Store } from '../store/db.js';
-import { formatAlertValue } from './conditions.js';
 import { checkRule, type Finding } from './evaluate.js';
 
 declare module 'fastify' {

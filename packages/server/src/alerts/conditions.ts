@@ -1,11 +1,9 @@
 import {
-  ALERT_METRIC_FORMAT,
   ALERT_METRIC_LABELS,
   type AlertCondition,
   type AlertMetric,
   type AlertWindow,
-  formatPercent,
-  formatUsdMicros,
+  formatAlertValue,
   type MetricId,
 } from '@adplane/shared';
 
@@ -106,18 +104,6 @@ export function judge(condition: AlertCondition, value: number, comparison: numb
     }
     case 'offPace':
       return { firing: false, threshold: 0 };
-  }
-}
-
-/** A metric's number as people read it: `12.50%`, `$3.20`, `1,204`. */
-export function formatAlertValue(metric: AlertMetric, value: number): string {
-  switch (ALERT_METRIC_FORMAT[metric]) {
-    case 'percent':
-      return formatPercent(value);
-    case 'usd':
-      return formatUsdMicros(value);
-    default:
-      return Math.round(value).toLocaleString('en-US');
   }
 }
 

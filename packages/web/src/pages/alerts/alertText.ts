@@ -1,12 +1,10 @@
 import {
-  ALERT_METRIC_FORMAT,
   ALERT_METRIC_LABELS,
   type AlertCondition,
   type AlertMetric,
   type AlertRule,
   type AlertScopeKind,
-  formatPercent,
-  formatUsdMicros,
+  formatAlertValue,
 } from '@adplane/shared';
 
 /** How the console names a rule's parts and numbers (the Alerts page and the bell). */
@@ -25,18 +23,9 @@ const EACH: Readonly<Record<AlertScopeKind, string>> = {
   campaign: 'Each campaign',
 };
 
-/** A metric's number as people read it: `12.50%`, `$3.20`, `1,204`. */
-export function alertValueText(metric: AlertMetric, value: number | null): string {
-  if (value === null) return '';
-  switch (ALERT_METRIC_FORMAT[metric]) {
-    case 'percent':
-      return formatPercent(value);
-    case 'usd':
-      return formatUsdMicros(value);
-    default:
-      return Math.round(value).toLocaleString('en-US');
-  }
-}
+/** A metric's number as people read it, or nothing when there is none. */
+export const alertValueText = (metric: AlertMetric, value: number | null): string =>
+  value === null ? '' : formatAlertValue(metric, value);
 
 /** What a rule watches: `Each channel`, `Channel Sports Player`. */
 export function scopeText(scope: AlertRule['scope'], name: (kind: AlertScopeKind, id: number) => string): string {
