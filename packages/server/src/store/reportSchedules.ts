@@ -5,29 +5,6 @@ import { type Database } from './schema.js';
 type Db = Kysely<Database>;
 type Row = Selectable<Database['report_schedules']>;
 
-/** A saved report's schedule as stored (instants as ISO text). */
-export interface StoredSchedule {
-  id: number;
-  savedReportId: number;
-  userId: number;
-  tenantId: number | null;
-  frequency: 'daily' | 'weekly' | 'monthly';
-  hour: number;
-  weekday: number | null;
-  monthDay: number | null;
-  timeZone: string;
-  formats: ('csv' | 'xlsx')[];
-  emails: string[];
-  webhookUrl: string | null;
-  enabled: boolean;
-  nextRunAt: string;
-  lastRunAt: string | null;
-  lastOutcome: 'ok' | 'failed' | null;
-  lastError: string | null;
-  lastFileId: number | null;
-  failures: number;
-}
-
 /** What a schedule's owner sets. */
 export interface ScheduleFields {
   frequency: 'daily' | 'weekly' | 'monthly';
@@ -39,6 +16,20 @@ export interface ScheduleFields {
   emails: string[];
   webhookUrl: string | null;
   enabled: boolean;
+}
+
+/** A saved report's schedule as stored (instants as ISO text): what its owner set and how its runs went. */
+export interface StoredSchedule extends ScheduleFields {
+  id: number;
+  savedReportId: number;
+  userId: number;
+  tenantId: number | null;
+  nextRunAt: string;
+  lastRunAt: string | null;
+  lastOutcome: 'ok' | 'failed' | null;
+  lastError: string | null;
+  lastFileId: number | null;
+  failures: number;
 }
 
 const toSchedule = (row: Row): StoredSchedule => ({
