@@ -58,7 +58,13 @@ describe('buildNavigation: exact bars', () => {
       '/pbReport',
       '/finance',
     ]);
-    expect(n.userMenu.map((i) => i.label)).toEqual(['Settings', 'Config', 'Force data reload', 'Sign Out']);
+    expect(n.userMenu.map((i) => i.label)).toEqual([
+      'Sign-in and API keys',
+      'Settings',
+      'Config',
+      'Force data reload',
+      'Sign Out',
+    ]);
     expect(n.modeSwitch).toEqual({ current: 'ssp' });
   });
 
