@@ -13,6 +13,7 @@ import {
 import { buildApp } from '../src/app.js';
 import { TestClock } from '../src/clock.js';
 import { runDueSchedules } from '../src/schedules/scheduleRunner.js';
+import { claimScheduleRun, getSchedule } from '../src/store/reportSchedules.js';
 import { csvCells } from '../src/schedules/reportWorkbook.js';
 import { type EntityTables } from '../src/store/entityTables.js';
 import { as, eventually, freshAddress, login } from './helpers.js';
@@ -410,6 +411,25 @@ forEachStoreAndStatsEngine((t, s) => {
       expect(ran.deliveries.filter((d) => d.kind === 'email' && d.createdAt === '2026-12-04T05:00:00.000Z')).toEqual(
         [],
       );
+    });
+
+    it('runs a run again whose process stopped in the middle of it, once its claim runs out', async () => {
+      const { id } = (await schedulesOf()).schedules[0]!;
+      clock.set(Date.parse('2026-12-05T05:00:00Z'));
+      // a process claims the 05:00 run and stops before it ends
+      const stored = await getSchedule(t.store.db, id);
+      expect(await claimScheduleRun(t.store.db, stored!, '2026-12-05T05:30:00.000Z')).toBe(true);
+      clock.set(Date.parse('2026-12-05T05:10:00Z'));
+      expect(await runDueSchedules(app)).toBe(0);
+      clock.set(Date.parse('2026-12-05T05:30:00Z'));
+      expect(await runDueSchedules(app)).toBe(1);
+      const ran = await eventually(
+        'the run after the claim ran out',
+        async () => (await schedulesOf()).schedules[0]!,
+        (x) => x.lastRunAt === '2026-12-05T05:30:00.000Z',
+      );
+      expect(ran).toMatchObject({ lastOutcome: 'ok', nextRunAt: '2026-12-06T05:00:00.000Z' });
+      expect((await fileIdsOf()).filter((f) => f.name === 'Daily by channel (2026-12-04)')).toHaveLength(1);
     });
   });
 

@@ -15,6 +15,12 @@ const RUN_RETRIES = 4;
 /** The most bytes of files one e-mail carries; a larger file is left in the console and the e-mail says so. */
 const MAIL_FILES_MAX_BYTES = 10 * 1024 * 1024;
 const SCHEDULES_A_PASS = 20;
+/**
+ * How long a claimed run holds its schedule. A process that stops mid-run leaves the claim; the run
+ * is due again once it runs out (a run that took longer would run twice, so it is far above a
+ * report file's time).
+ */
+const RUN_LEASE_MS = 30 * 60_000;
 
 /** What a run could not do: the schedule records it as its last error. */
 class RunFailed extends Error {}
@@ -134,29 +140,38 @@ async function runSchedule(app: FastifyInstance, schedule: StoredSchedule, now: 
 /**
  * Run every schedule due now that this process claims (one conditional update on the schedule's
  * next run: of several api processes, one runs each period). A schedule due while no process ran
- * (the server was down) runs once, and its next run is the first regular one after now. Returns
- * how many it ran.
+ * (the server was down) runs once, and its next run is the first regular one after now. A run cut
+ * short by its process stopping is due again when its claim runs out (RUN_LEASE_MS). Returns how
+ * many it ran.
  */
 export async function runDueSchedules(app: FastifyInstance): Promise<number> {
   let ran = 0;
   const now = app.clock.now();
   for (const schedule of await dueSchedules(app.store.db, iso(now), SCHEDULES_A_PASS)) {
-    if (!(await claimScheduleRun(app.store.db, schedule, nextRunOf(schedule, now)))) continue;
+    const leaseUntil = iso(now + RUN_LEASE_MS);
+    if (!(await claimScheduleRun(app.store.db, schedule, leaseUntil))) continue;
     ran++;
+    const nextRegular = nextRunOf(schedule, now);
     try {
       const fileId = await runSchedule(app, schedule, now);
-      await recordScheduleRun(app.store.db, schedule.id, { outcome: 'ok', at: iso(now), fileId });
+      await recordScheduleRun(
+        app.store.db,
+        schedule.id,
+        { outcome: 'ok', at: iso(now), fileId },
+        { leaseUntil, nextRunAt: nextRegular },
+      );
     } catch (error) {
       const failures = schedule.failures + 1;
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       app.log.error({ err: error, scheduleId: schedule.id }, 'scheduled report failed');
-      await recordScheduleRun(app.store.db, schedule.id, {
-        outcome: 'failed',
-        at: iso(now),
-        error: message,
-        failures,
-        retryAt: failures <= RUN_RETRIES ? iso(now + backoffMs(failures)) : null,
-      }).catch((e: unknown) => app.log.error({ err: e, scheduleId: schedule.id }, 'schedule outcome not recorded'));
+      // tried again after the backoff, never past the next regular run
+      const retryAt = failures <= RUN_RETRIES ? iso(now + backoffMs(failures)) : null;
+      await recordScheduleRun(
+        app.store.db,
+        schedule.id,
+        { outcome: 'failed', at: iso(now), error: message, failures },
+        { leaseUntil, nextRunAt: retryAt !== null && retryAt < nextRegular ? retryAt : nextRegular },
+      ).catch((e: unknown) => app.log.error({ err: e, scheduleId: schedule.id }, 'schedule outcome not recorded'));
     }
   }
   return ran;

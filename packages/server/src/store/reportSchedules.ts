@@ -130,13 +130,15 @@ export async function dueSchedules(db: Db, at: string, limit: number): Promise<S
 }
 
 /**
- * Claim the run of `schedule` that was due at its `nextRunAt`, moving its next run to `nextRunAt`:
- * one conditional update, so of several processes seeing it due exactly one runs it (true).
+ * Claim the run of `schedule` that was due at its `nextRunAt` until `leaseUntil`: one conditional
+ * update, so of several processes seeing it due exactly one runs it (true). The run moves the next
+ * run on when it ends (recordScheduleRun); a process that stops mid-run leaves the lease, and the
+ * run is due again when the lease runs out.
  */
-export async function claimScheduleRun(db: Db, schedule: StoredSchedule, nextRunAt: string): Promise<boolean> {
+export async function claimScheduleRun(db: Db, schedule: StoredSchedule, leaseUntil: string): Promise<boolean> {
   const result = await db
     .updateTable('report_schedules')
-    .set({ next_run_at: nextRunAt })
+    .set({ next_run_at: leaseUntil })
     .where('id', '=', schedule.id)
     .where('enabled', '=', 1)
     .where('next_run_at', '=', schedule.nextRunAt)
@@ -144,13 +146,18 @@ export async function claimScheduleRun(db: Db, schedule: StoredSchedule, nextRun
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** How a run went. A failed run may bring the next run forward (`retryAt`) to try again. */
+/**
+ * How a run went, and when the schedule runs next (`nextRunAt`: the next period, or a retry of a
+ * failed run). The next run is set only while the run's lease (`leaseUntil`) stands: a schedule
+ * edited during the run keeps the next run its edit gave it.
+ */
 export async function recordScheduleRun(
   db: Db,
   id: number,
   run:
     | { outcome: 'ok'; at: string; fileId: number }
-    | { outcome: 'failed'; at: string; error: string; failures: number; retryAt: string | null },
+    | { outcome: 'failed'; at: string; error: string; failures: number },
+  next: { leaseUntil: string; nextRunAt: string },
 ): Promise<void> {
   await db
     .updateTable('report_schedules')
@@ -161,11 +168,10 @@ export async function recordScheduleRun(
     )
     .where('id', '=', id)
     .execute();
-  if (run.outcome === 'failed' && run.retryAt !== null)
-    await db
-      .updateTable('report_schedules')
-      .set({ next_run_at: run.retryAt })
-      .where('id', '=', id)
-      .where('next_run_at', '>', run.retryAt)
-      .execute();
+  await db
+    .updateTable('report_schedules')
+    .set({ next_run_at: next.nextRunAt })
+    .where('id', '=', id)
+    .where('next_run_at', '=', next.leaseUntil)
+    .execute();
 }
