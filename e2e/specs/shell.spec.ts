@@ -22,7 +22,8 @@ function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): strin
     if (edition === 'CTVMediaV2V') links.push('/log');
   }
   if (role === 'demand' || role === 'manager') {
-    links.push('/advertisers', '/applists', '/targetings', '/ivts', ...reports);
+    // the account's alerts sit beside its reports, in either mode
+    links.push('/advertisers', '/applists', '/targetings', '/ivts', '/alerts', ...reports);
     if (mode === 'ssp') links.push('/tags', '/channels', '/subpublishers');
     else links.push('/creatives', '/campaigns', '/adexchanges', '/suppliers', '/deals');
     if (edition === 'V2V') links.push('/crelists', '/publists');
