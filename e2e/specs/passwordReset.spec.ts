@@ -86,7 +86,7 @@ test('a user changes their password in the profile; the old one no longer signs 
   await expect(section).toContainText('is not your current password');
   await section.getByTestId('password-current').fill('demo');
   await section.getByTestId('password-submit').click();
-  await expect(page.getByText('Password changed')).toBeVisible();
+  await expect(page.getByRole('alert').getByText('Password changed')).toBeVisible();
   const log = section.getByTestId('sign-in-log');
   await expect(log).toContainText('Password changed');
   await expect(log).toContainText('wrong password');
