@@ -65,14 +65,15 @@ const server = {
 
 export default defineConfig({
   test: {
-    // Two test files at once (vitest's default on CI's two cores is one): with isolation, the unit
-    // tests took 14 minutes instead of 21-29 with the real PostgreSQL, ClickHouse and Redis. Files share nothing:
+    // Three test files at once on CI's two cores (vitest's default there is one): many files wait on
+    // sockets, child processes, PostgreSQL and ClickHouse a good part of their time, and with two at
+    // once the cores stood a fifth idle (10.6 min); a third file fills them (8.9 min). Files share nothing:
     // each opens its own PostgreSQL schema or database, ClickHouse database, Redis key prefix, or
     // redis-server of its own on its own port when it kills Redis, data folder and ports
     // (packages/server/test/helpers.ts, statsEngines.ts, deliveryEngines.ts), and PostgreSQL schema
     // changes take turns (kysely's migrator reads every schema's tables: helpers.ts
     // PG_SCHEMA_CHANGES_LOCK). `--maxWorkers=1` runs them one at a time.
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       {
         test: {
