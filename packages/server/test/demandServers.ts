@@ -13,6 +13,8 @@ export function keepHold(holds: Map<string, number>, key: string, res: ServerRes
  * A local VAST demand server for tests and the bench (the edge of the world: an external demand
  * partner). Paths:
  * - /inline?price=<usd>&delay=<ms>&duration=<s>: an inline VAST 3.0 ad (10 s) with its own trackers and <Pricing>;
+ *   with fill=<percent>&key=<k>, the ad on that share of the calls naming the same key, spread evenly
+ *   (a Bresenham draw, no randomness), a VAST with no ad on the others;
  * - /wrapper?depth=<n>&follow=false&end=empty: a wrapper chain of n hops (each with an error tracker
  *   naming its hop) ending in /inline (follow=false: the first hop says followAdditionalWrappers="false";
  *   end=empty: ending in /empty?error=1; end=broken: in an HTTP 500; end=<URL>: at that URL);
@@ -84,6 +86,7 @@ export async function startDemandServer(): Promise<DemandServer> {
   const headers: IncomingHttpHeaders[] = [];
   const hanging = new Set<ServerResponse>();
   const holds = new Map<string, number>();
+  const fillCalls = new Map<string, number>();
   let base = '';
   const demand = await localServer((req, res) => {
     const arrived = performance.now();
@@ -96,6 +99,15 @@ export async function startDemandServer(): Promise<DemandServer> {
     const answer = () => {
       switch (url.pathname) {
         case '/inline': {
+          const fill = url.searchParams.get('fill');
+          if (fill !== null) {
+            const key = url.searchParams.get('key') ?? '';
+            const n = fillCalls.get(key) ?? 0;
+            fillCalls.set(key, n + 1);
+            const share = Number(fill) / 100;
+            if (Math.floor((n + 1) * share) === Math.floor(n * share))
+              return xml(res, '<?xml version="1.0"?><VAST version="3.0"/>');
+          }
           const price = url.searchParams.get('price');
           // duration=<s>: the ad lasts that long (10 s otherwise)
           const seconds = Number(url.searchParams.get('duration') ?? 10);

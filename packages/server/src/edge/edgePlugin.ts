@@ -8,6 +8,7 @@ import { ownEntryPointsOf } from '../http/ownEntryPoints.js';
 import { DeliveryGate } from './auction/deliveryGate.js';
 import { PreBidIvt, trafficCheckStateOf } from './auction/preBidIvt.js';
 import { HourlyCounters } from './counters/hourlyCounters.js';
+import { TagValues } from './counters/tagValues.js';
 import { campaignSource } from './demand/campaignSource.js';
 import { demandAgent } from './demand/deadline.js';
 import { HttpCaller } from './demand/httpCaller.js';
@@ -137,6 +138,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     ivt,
     // the post-bid monthly cap counts in the delivery counters: shared by every process, as budgets are
     postbid: new PostbidStage(new PostbidCap(delivery)),
+    // optimised demand orders learn from this process's own traffic (docs/ad-server.md)
+    tagValues: new TagValues(),
   };
   const eventDeps = {
     clock: app.clock,

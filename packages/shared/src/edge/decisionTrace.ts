@@ -147,6 +147,36 @@ export interface PostbidTrace {
   monthUsed: number;
 }
 
+/**
+ * An optimised demand order (docs/ad-server.md, "Optimised demand order"): why the channel's tags
+ * were called in this order, each with what was measured of it over the window.
+ */
+export interface DemandOrderTrace {
+  /** `measured`: ranked by worth per call; `exploring`: this request fell in the exploration share, the unpinned tags at random. */
+  basis: 'measured' | 'exploring';
+  explorePercent: number;
+  windowMinutes: number;
+  /** Auction mode: how many tags are called first; null: a waterfall, or every tag at once. */
+  maxCalls: number | null;
+  /** What a timeout costs, CPM micro-dollars. */
+  timeoutCostCpm: number;
+  /** The channel's tags in the order called, each with the priority (waterfall tier, auction set) it was called at. */
+  tags: DemandOrderTag[];
+}
+
+interface DemandOrderTag {
+  id: number;
+  name: string;
+  pinned: boolean;
+  priority: number;
+  /** In the window: its calls, fills (bids at or above their floor) and timeouts. */
+  calls: number;
+  fills: number;
+  timeouts: number;
+  /** Worth per call (eCPM x fill less timeouts' cost), CPM micro-dollars: what 1,000 calls earn; null when not measured yet. */
+  valueCpm: number | null;
+}
+
 export interface DecisionTrace {
   channel: {
     id: number;
@@ -180,6 +210,8 @@ export interface DecisionTrace {
   ivt: IvtTrace | null;
   /** Post-bid pixels of a filled decision; absent or null when the request did not fill. */
   postbid?: PostbidTrace | null;
+  /** A channel with an optimised demand order: the order its tags were called in and why. Absent otherwise. */
+  demandOrder?: DemandOrderTrace;
   /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, sdk_app.unknown or sdk_app.revoked, ivt.<reason>, channel_targeting, no_demand, no_bid). */
   result: string;
   /** Campaigns the targeting indexes set aside without looking at them one by one. */

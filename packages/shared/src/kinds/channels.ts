@@ -37,6 +37,22 @@ export type VastVersion = (typeof VAST_VERSIONS)[number];
 /** First price: the winner pays its bid; second price: the runner-up's bid (or the floor) plus one cent. */
 export const AUCTION_PRICES = ['first', 'second'] as const;
 
+/**
+ * An optimised demand order (docs/ad-server.md, "Optimised demand order"): the channel's demand tags
+ * called in the order of what each earned per call lately, a share of requests exploring.
+ */
+const DemandOptimisation = z.object({
+  /** The share of requests that call the unpinned tags in a random order, so that each keeps being measured. */
+  explorePercent: wholeBetween(0, 50, 'percent').default(10),
+  /** How far back each tag's calls are measured. */
+  windowMinutes: wholeBetween(5, 1440, 'minutes').default(60),
+  /** Auction mode: how many tags are called first (then as many more when none fills); null: every tag at once. */
+  maxCalls: wholeBetween(1, 200).nullable().default(null),
+  /** What a call that times out costs, CPM micro-dollars: taken off the tag's worth per call. */
+  timeoutCostCpm: micros.default(1_000_000),
+});
+export type DemandOptimisationInput = z.input<typeof DemandOptimisation>;
+
 export const ChannelInput = z.object({
   name,
   status: Status.default(1),
@@ -60,10 +76,19 @@ export const ChannelInput = z.object({
   timeoutMs: z.number().int().min(50, 'must be at least 50 ms').max(10_000, 'must be at most 10000 ms').default(1500),
   /** Demand tags this channel may call; lower priority numbers are called first in priority mode. */
   demand: z
-    .array(z.object({ tagId: id, priority: wholeBetween(1, 100).default(1) }))
+    .array(
+      z.object({
+        tagId: id,
+        priority: wholeBetween(1, 100).default(1),
+        /** An optimised order leaves it where it was put (its slot in a waterfall; always in an auction's first set). */
+        pinned: z.boolean().optional(),
+      }),
+    )
     .max(200, 'must hold at most 200 tags')
     .default([])
     .refine((d) => new Set(d.map((x) => x.tagId)).size === d.length, 'lists a tag twice'),
+  /** The demand order by what each tag earned lately; null: as set. */
+  optimise: DemandOptimisation.nullable().default(null),
   ivtIds: ids,
   blockIVT: z.boolean().default(false),
 });

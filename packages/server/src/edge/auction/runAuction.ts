@@ -17,7 +17,8 @@ import { type IndexedOutCampaign, type SourceFate } from '@adplane/shared';
  * The auction as fixed stages (prebid-server's hook stages, where IVT checks and post-bid pixels
  * will hang): eligible demand from every source -> calls (all in parallel under the channel's
  * deadline in `auction` mode; in `priority` mode a waterfall, lower numbers first, equal numbers in
- * parallel) -> floors -> winner and clearing price (first or second price) -> payout and margin.
+ * parallel; an optimised auction with a cap on calls in sets, as a waterfall's tiers) -> floors ->
+ * winner and clearing price (first or second price) -> payout and margin.
  */
 export interface Winner {
   candidate: DemandCandidate;
@@ -285,12 +286,15 @@ export function runAuction(
   if (!candidates.length) return { winner: null, fates, indexedOut, indexedOutCampaigns: named, offered: 0 };
 
   let result: AuctionResult | Promise<AuctionResult>;
-  if (req.channel.demandMode === 'auction') {
+  if (req.channel.auctionSets) {
+    // an optimised auction with a cap on calls: its sets called as tiers, our campaigns in the first
+    result = waterfall(req, candidates, tiersOf(candidates, setOf), fates, indexedOut, setOf);
+  } else if (req.channel.demandMode === 'auction') {
     const answers = callGroup(candidates, req);
     result = Array.isArray(answers)
       ? auctionResult(req, candidates, answers, fates, indexedOut)
       : answers.then((known) => auctionResult(req, candidates, known, fates, indexedOut));
-  } else result = waterfall(req, candidates, tiersOf(candidates), fates, indexedOut);
+  } else result = waterfall(req, candidates, tiersOf(candidates, priorityOf), fates, indexedOut, priorityOf);
   // (only a traced request has names: the serving path adds no step)
   if (!named) return result;
   const names = named;
@@ -318,6 +322,11 @@ function auctionResult(
   };
 }
 
+/** The tier a candidate is called in: its priority (a waterfall). */
+const priorityOf = (c: DemandCandidate): number => c.priority;
+/** The set a candidate is called in (an auction in sets): a tag's priority is its set; our campaigns compete in the first. */
+const setOf = (c: DemandCandidate): number => (c.source === 'campaign' ? 1 : c.priority);
+
 /** A waterfall's tiers in order: each tier known at once is priced here; from the first that must be called, the rest waits for it. */
 function waterfall(
   req: AuctionRequest,
@@ -325,12 +334,14 @@ function waterfall(
   tiers: number[],
   fates: SourceFate[],
   indexedOut: number,
+  tierOf: (c: DemandCandidate) => number,
 ): AuctionResult | Promise<AuctionResult> {
   for (let i = 0; i < tiers.length; i++) {
-    const group = tiers.length === 1 ? candidates : candidates.filter((c) => c.priority === tiers[i]);
+    const group = tiers.length === 1 ? candidates : candidates.filter((c) => tierOf(c) === tiers[i]);
     const answers = callGroup(group, req);
-    if (!Array.isArray(answers)) return waterfallFrom(req, candidates, tiers, i, group, answers, fates, indexedOut);
-    const done = tierDone(req, candidates, tiers[i]!, group, answers, fates, indexedOut);
+    if (!Array.isArray(answers))
+      return waterfallFrom(req, candidates, tiers, i, group, answers, fates, indexedOut, tierOf);
+    const done = tierDone(req, candidates, tiers[i]!, group, answers, fates, indexedOut, tierOf);
     if (done) return done;
   }
   return { winner: null, fates, indexedOut, offered: candidates.length };
@@ -345,11 +356,12 @@ async function waterfallFrom(
   firstAnswers: Promise<CallResult[]>,
   fates: SourceFate[],
   indexedOut: number,
+  tierOf: (c: DemandCandidate) => number,
 ): Promise<AuctionResult> {
   for (let i = from; i < tiers.length; i++) {
-    const group = i === from ? firstGroup : candidates.filter((c) => c.priority === tiers[i]);
+    const group = i === from ? firstGroup : candidates.filter((c) => tierOf(c) === tiers[i]);
     const answers = i === from ? await firstAnswers : await callGroup(group, req);
-    const done = tierDone(req, candidates, tiers[i]!, group, answers, fates, indexedOut);
+    const done = tierDone(req, candidates, tiers[i]!, group, answers, fates, indexedOut, tierOf);
     if (done) return done;
   }
   return { winner: null, fates, indexedOut, offered: candidates.length };
@@ -364,11 +376,12 @@ function tierDone(
   answers: CallResult[],
   fates: SourceFate[],
   indexedOut: number,
+  tierOf: (c: DemandCandidate) => number,
 ): AuctionResult | null {
   const winner = decide(priceGroup(group, answers, req, fates), req);
   if (!winner && req.clock.now() < req.deadline) return null;
   for (const c of candidates)
-    if (c.priority > tier)
+    if (tierOf(c) > tier)
       fates.push({
         source: c.source,
         id: c.id,
@@ -380,11 +393,11 @@ function tierDone(
   return { winner, fates, indexedOut, offered: candidates.length };
 }
 
-/** The candidates' priorities, each once, lowest first (inserted in place: a handful, no sort call). */
-function tiersOf(candidates: readonly DemandCandidate[]): number[] {
+/** The candidates' tiers, each once, lowest first (inserted in place: a handful, no sort call). */
+function tiersOf(candidates: readonly DemandCandidate[], tierOf: (c: DemandCandidate) => number): number[] {
   const tiers: number[] = [];
   for (const c of candidates) {
-    const p = c.priority;
+    const p = tierOf(c);
     let at = tiers.length;
     while (at > 0 && tiers[at - 1]! > p) at--;
     if (at > 0 && tiers[at - 1] === p) continue;

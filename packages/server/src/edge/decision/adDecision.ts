@@ -22,6 +22,8 @@ import { demandErrorTrackers, errorForwardQuery } from '../demand/errorPings.js'
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
 import { emptyDocument, winnerDocument, withImpressionPixels } from './adResponse.js';
 import { withFloorInForce } from './floorInForce.js';
+import { measureCalls, withDemandOrder } from './demandOrder.js';
+import { type TagValues } from '../counters/tagValues.js';
 import { DEFAULT_VAST_VERSION } from '../vast/vastVersion.js';
 
 /**
@@ -51,6 +53,10 @@ export interface EdgeDeps {
   postbid?: PostbidStage;
   /** The demand loop guard (request/demandHops.ts): a request of the edge's own demand calls beyond its hops is refused; absent: none is. */
   loops?: DemandLoopGuard;
+  /** What each tag of an optimised channel earned lately (decision/demandOrder.ts); absent: no channel's order is optimised. */
+  tagValues?: TagValues;
+  /** The edge's random draws (an optimised order's exploration); absent: Math.random. A test seeds it. */
+  random?: () => number;
 }
 
 export interface DecisionOutcome {
@@ -401,7 +407,14 @@ export function runDecision(
   };
   const found = options.channel ?? snapshot?.channelsByUid.get(channelUid);
   if (!snapshot || !found) return finish(out, started, 404, snapshot ? 'unknown_channel' : 'warming_up');
-  const channel = withFloorInForce(found, ctx);
+  const floored = withFloorInForce(found, ctx);
+  // an optimised channel's tags in the order ranked for this request
+  const ordered =
+    floored.optimise && deps.tagValues
+      ? withDemandOrder(floored, deps.tagValues, ctx.now, deps.random ?? Math.random)
+      : null;
+  const channel = ordered?.channel ?? floored;
+  if (ordered && traced) trace.demandOrder = ordered.trace;
   out.channel = channel;
   if (traced)
     trace.channel = {
@@ -558,6 +571,8 @@ function settle(
   }
   countFates(counters, result.fates, w, snapshot, channel.tenantId, now);
   if (!options.test) {
+    // an optimised channel learns what each tag called was worth
+    if (channel.optimise && deps.tagValues) measureCalls(deps.tagValues, channel, result.fates, now);
     if (deps.observeCall)
       for (const f of result.fates)
         if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);

@@ -3,7 +3,7 @@ import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
 import { record, rowReasons } from './setAside.js';
-import { type SetAsideReason, type SnapChannel, type SnapTag } from './types.js';
+import { type SetAsideReason, type SnapChannel, type SnapDemand, type SnapTag } from './types.js';
 
 /**
  * Channels by uid. A channel that cannot serve (paused, archived, paused account) stays in the
@@ -22,11 +22,12 @@ export function compileChannels(
   const out = new Map<number, SnapChannel>();
   for (const c of rows) {
     if (!c.uid || c.tenantId === null) continue;
-    const demand: { tag: SnapTag; priority: number }[] = [];
+    const demand: SnapDemand[] = [];
     const idleTags: { id: number; reason: string }[] = [];
     for (const d of c.demand) {
       const tag = tags.live.get(d.tagId);
-      if (tag && tag.tenantId === c.tenantId) demand.push({ tag, priority: d.priority });
+      if (tag && tag.tenantId === c.tenantId)
+        demand.push(d.pinned ? { tag, priority: d.priority, pinned: true } : { tag, priority: d.priority });
       else idleTags.push({ id: d.tagId, reason: tags.idle.get(d.tagId) ?? 'not_found' });
     }
     const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;
@@ -54,6 +55,16 @@ export function compileChannels(
       targeting,
       ...(categoryBlocks ? { categoryBlocks } : {}),
       demand,
+      ...(c.optimise
+        ? {
+            optimise: {
+              explorePercent: c.optimise.explorePercent,
+              windowMs: c.optimise.windowMinutes * 60_000,
+              maxCalls: c.optimise.maxCalls,
+              timeoutCostCpm: c.optimise.timeoutCostCpm,
+            },
+          }
+        : {}),
       idleTags,
       sellerId: c.subpublisherId
         ? (owners.sellerIds.get(c.subpublisherId) ?? subpublisherSellerId(c.subpublisherId, null))

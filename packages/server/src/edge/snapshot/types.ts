@@ -143,6 +143,22 @@ export interface SnapTag {
   userSyncUrl: string;
 }
 
+/** A demand tag as a channel lists it. */
+export interface SnapDemand {
+  tag: SnapTag;
+  priority: number;
+  /** Kept where it was put by an optimised order. */
+  pinned?: boolean;
+}
+
+/** A channel's optimised demand order, compiled (shared DemandOptimisation). */
+interface SnapOptimisation {
+  explorePercent: number;
+  windowMs: number;
+  maxCalls: number | null;
+  timeoutCostCpm: number;
+}
+
 export interface SnapChannel {
   id: number;
   uid: string;
@@ -175,7 +191,14 @@ export interface SnapChannel {
    */
   categoryBlocks?: CategoryBlocks;
   /** Live demand tags the channel calls, with the channel's priority for each. */
-  demand: readonly { tag: SnapTag; priority: number }[];
+  demand: readonly SnapDemand[];
+  /** An optimised demand order (decision/demandOrder.ts); absent: the tags are called as set. */
+  optimise?: SnapOptimisation;
+  /**
+   * On a decision's copy of an optimised auction with a cap on calls: its tags are called in sets,
+   * by priority (set 1 first, with our campaigns), the next when none fills (auction/runAuction.ts).
+   */
+  auctionSets?: true;
   /** Tags the channel lists that cannot serve (paused, archived, invalid), for the trace. */
   idleTags: readonly { id: number; reason: string }[];
   /**

@@ -1,5 +1,19 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
+import {
+  Button,
+  Checkbox,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
 import { useMemo } from 'react';
 import {
   AD_FORMAT_OPTIONS,
@@ -17,6 +31,7 @@ import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { ChannelTagBox } from './ChannelTagBox.js';
 import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
+import { DemandOptimiseEditor } from './DemandOptimiseEditor.js';
 import { FloorRulesEditor } from '../../components/FloorRulesEditor.js';
 import './channels.css';
 import { NameStatusRow, SectionTitle, trimmed } from '../../resources/formParts.js';
@@ -26,6 +41,7 @@ export const DEFAULT_REVSHARE = 70;
 interface DemandEntry {
   tagId: number;
   priority: number;
+  pinned?: boolean;
 }
 
 const toOptions = (items: readonly { id: string; name: string }[]) =>
@@ -42,6 +58,7 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
   const { items: tags, loading } = useList('tags');
   const demand = (Form.useWatch('demand', form) as DemandEntry[] | undefined) ?? [];
   const mode = Form.useWatch('demandMode', form) as string | undefined;
+  const optimised = !!Form.useWatch('optimise', form);
   const byId = useMemo(() => new Map(tags.map((t) => [Number(t.id), t])), [tags]);
   const chosen = new Set(demand.map((d) => d?.tagId));
   const available = tags
@@ -52,16 +69,19 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
     <Form.Item
       label={label('demand', 'Demand tags')}
       extra={
-        mode === 'priority'
-          ? 'Lower numbers are called first; tags with the same number compete in an auction.'
-          : 'Every tag bids in one auction; the priority breaks ties.'
+        optimised
+          ? 'The order follows what each tag earned per call lately; a pinned tag keeps its place.'
+          : mode === 'priority'
+            ? 'Lower numbers are called first; tags with the same number compete in an auction.'
+            : 'Every tag bids in one auction; the priority breaks ties.'
       }
     >
       <Form.List name="demand">
         {(fields, { add, remove }) => (
-          <div className="channel-demand" data-testid="channel-demand">
+          <div className={`channel-demand${optimised ? ' channel-demand-pins' : ''}`} data-testid="channel-demand">
             <div className="channel-demand-head">
               <span>Tag</span>
+              {optimised && <span>Pinned</span>}
               <span style={{ textAlign: 'right' }}>Priority</span>
               <span />
             </div>
@@ -84,6 +104,11 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
                     {tag && tag.status === 0 && <Tag color="orange">Paused</Tag>}
                     {tag?.archived ? <Tag>Archived</Tag> : null}
                   </span>
+                  {optimised && (
+                    <Form.Item name={[field.name, 'pinned']} valuePropName="checked" noStyle>
+                      <Checkbox aria-label="Pinned" disabled={readOnly} data-testid="channel-demand-pinned" />
+                    </Form.Item>
+                  )}
                   <Form.Item
                     name={[field.name, 'priority']}
                     noStyle
@@ -139,6 +164,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
   const label = useHelpLabel('channels');
   const auctionPrice = Form.useWatch('auctionPrice', form) as string | undefined;
   const floorCpm = (Form.useWatch('floorCpm', form) as number | undefined) ?? 0;
+  const mode = Form.useWatch('demandMode', form) as string | undefined;
 
   return (
     <>
@@ -259,6 +285,9 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           </Form.Item>
         </Col>
       </Row>
+      <Form.Item name="optimise" label={label('optimise', 'Optimise the order')}>
+        <DemandOptimiseEditor mode={mode} readOnly={readOnly} />
+      </Form.Item>
       <DemandTags readOnly={readOnly} />
 
       <SectionTitle>Invalid traffic</SectionTitle>

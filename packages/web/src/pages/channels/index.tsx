@@ -42,6 +42,7 @@ export function channelDefaults(): Record<string, unknown> {
     auctionPrice: 'first',
     timeoutMs: 1500,
     demand: [],
+    optimise: null,
     ivtIds: [],
     blockIVT: false,
   };

@@ -17,6 +17,7 @@ import {
 import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { AdPlayer } from './AdPlayer.js';
 import {
+  demandOrderSentence,
   fateText,
   indexedOutText,
   ivtSentence,
@@ -243,6 +244,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
   const show = (v: string) => v || unknown;
   const ivt = ivtSentence(trace);
   const postbid = postbidSentence(trace);
+  const order = demandOrderSentence(trace);
 
   return (
     <div className="tag-test-result" data-testid="tag-test-result">
@@ -275,6 +277,12 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
               <>
                 <br />
                 <span data-testid="tag-test-postbid">{postbid}</span>
+              </>
+            )}
+            {order && (
+              <>
+                <br />
+                <span data-testid="tag-test-order">{order}</span>
               </>
             )}
           </span>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate, type TargetingMiss } from '@adplane/shared';
 import {
+  demandOrderSentence,
   fateText,
   indexedOutText,
   ivtSentence,
@@ -367,6 +368,31 @@ describe('what was set aside, in words', () => {
       ),
     ).toBe(
       'Not filled: no campaign or demand tag was eligible: campaigns set aside by targeting (1); 2 campaigns are not in the ad server.',
+    );
+  });
+});
+
+describe('an optimised demand order, in words', () => {
+  const order: NonNullable<DecisionTrace['demandOrder']> = {
+    basis: 'measured',
+    explorePercent: 10,
+    windowMinutes: 60,
+    maxCalls: null,
+    timeoutCostCpm: 1_000_000,
+    tags: [
+      { id: 2, name: 'Steady', pinned: true, priority: 1, calls: 80, fills: 72, timeouts: 0, valueCpm: 21_600_000 },
+      { id: 1, name: 'Rich', pinned: false, priority: 2, calls: 120, fills: 60, timeouts: 0, valueCpm: 30_000_000 },
+      { id: 3, name: 'New', pinned: false, priority: 3, calls: 4, fills: 1, timeouts: 0, valueCpm: null },
+    ],
+  };
+
+  it('says why the tags were called in this order, each with its worth per 1,000 calls', () => {
+    expect(demandOrderSentence({})).toBe('');
+    expect(demandOrderSentence({ demandOrder: order })).toBe(
+      'Demand order by what each tag earned per call in the last 60 minutes: Steady (pinned, $21.60 per 1,000 calls), Rich ($30.00 per 1,000 calls), New (not measured yet).',
+    );
+    expect(demandOrderSentence({ demandOrder: { ...order, basis: 'exploring', maxCalls: 2 } })).toBe(
+      'Demand order exploring: this request is one of the 10% that try the tags in a random order, 2 called first: Steady (pinned, $21.60 per 1,000 calls), Rich ($30.00 per 1,000 calls), New (not measured yet).',
     );
   });
 });

@@ -396,6 +396,24 @@ export function postbidSentence(trace: Pick<DecisionTrace, 'postbid'>): string {
   }
 }
 
+/** An optimised channel's demand order in a sentence: why the tags were called in this order, each with its worth. */
+export function demandOrderSentence(trace: Pick<DecisionTrace, 'demandOrder'>): string {
+  const o = trace.demandOrder;
+  if (!o) return '';
+  const tags = o.tags
+    .map((t) => {
+      const worth = t.valueCpm === null ? 'not measured yet' : `${formatUsdMicros(t.valueCpm)} per 1,000 calls`;
+      return `${t.name} (${t.pinned ? 'pinned, ' : ''}${worth})`;
+    })
+    .join(', ');
+  const why =
+    o.basis === 'exploring'
+      ? `exploring: this request is one of the ${o.explorePercent}% that try the tags in a random order`
+      : `by what each tag earned per call in the last ${o.windowMinutes} minutes`;
+  const sets = o.maxCalls === null ? '' : `, ${o.maxCalls} called first`;
+  return `Demand order ${why}${sets}: ${tags}.`;
+}
+
 /** What a source earned the publisher and us, for the winner. */
 export function winnerMoney(w: SourceFate): string {
   if (w.clearingCpm === undefined) return '';
