@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import './appContext.js';
 import { createMailer } from './mail/mailer.js';
 import { createAlertChecks } from './alerts/alertChecks.js';
+import { createDynamicFloorJob } from './floors/dynamicFloors.js';
 import { type Clock, systemClock } from './clock.js';
 import { registerApiRoutes } from './api/index.js';
 import { installResponseEncryption } from './api/encryption.js';
@@ -242,6 +243,8 @@ export async function buildApp({
   if (role !== 'edge') {
     const alertChecks = createAlertChecks(app);
     app.decorate('alerts', alertChecks);
+    const dynamicFloors = createDynamicFloorJob(app);
+    app.decorate('dynamicFloors', dynamicFloors);
     // The api role's housekeeping, at start and hourly on the app's clock; each job logs its own failure.
     const jobs: Record<string, () => Promise<unknown>> = {
       'expired sessions': () => deleteExpiredSessions(store.db, new Date(clock.now()).toISOString()),
@@ -272,12 +275,15 @@ export async function buildApp({
       stopSchedules = startScheduleLoop(app);
       // tenants' alert rules are checked by the api role, each due rule by one process (alerts/alertChecks.ts)
       alertChecks.start();
+      // dynamic channels' floors from their clearing prices, each due channel by one process (floors/dynamicFloors.ts)
+      dynamicFloors.start();
     });
     app.addHook('onClose', async () => clearInterval(timer));
     // a scheduled run under way ends before the stores it writes close
     app.addHook('preClose', async () => stopSchedules?.());
     // a check under way ends before the stores it reads close
     app.addHook('preClose', () => alertChecks.stop());
+    app.addHook('preClose', () => dynamicFloors.stop());
   }
   return app;
 }

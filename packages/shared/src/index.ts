@@ -20,6 +20,7 @@ export * from './edge/decisionTrace.js';
 export * from './edge/ivtReasons.js';
 export * from './edge/tagTest.js';
 export * from './edge/floorRules.js';
+export * from './edge/dynamicFloors.js';
 export * from './schemas/passwordPolicy.js';
 export * from './schemas/passwords.js';
 export * from './adminRights.js';

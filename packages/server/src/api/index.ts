@@ -7,6 +7,7 @@ import { adminConfigRoutes } from './adminConfig.js';
 import { apiKeyRoutes } from './apiKeys.js';
 import { authRoutes } from './auth.js';
 import { bulkRoutes } from './bulk.js';
+import { channelFloorRoutes } from './channelFloors.js';
 import { clockRoutes } from './clock.js';
 import { dashboardRoutes } from './dashboard.js';
 import { openApiRoutes } from './openapi.js';
@@ -55,6 +56,7 @@ const API_ROUTES = [
   deliveryStateRoutes,
   tagTestRoutes,
   adsTxtRoutes,
+  channelFloorRoutes,
   apiKeyRoutes,
   alertRoutes,
   openApiRoutes,

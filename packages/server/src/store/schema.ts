@@ -120,6 +120,21 @@ export interface Database {
   alert_episodes: AlertEpisodesTable;
   deliveries: DeliveriesTable;
   report_schedules: ReportSchedulesTable;
+  dynamic_floors: DynamicFloorsTable;
+}
+
+/** A dynamic channel's computed floors (dynamicFloors.ts, migration 0019). */
+interface DynamicFloorsTable {
+  channel_id: number;
+  tenant_id: number;
+  /** What the table was computed for (the settings and static floor, JSON); null before the first computation. */
+  computed_for: JsonText | null;
+  /** The floor table (shared DynamicFloorTable, JSON); null before the first computation. */
+  floors: JsonText | null;
+  computed_at: string | null;
+  next_run_at: string;
+  /** Until when a computation under way holds the channel; null: none does. */
+  leased_until: string | null;
 }
 
 /** A saved report, and the file a report file made (savedReports.ts reads and writes it). */

@@ -183,19 +183,59 @@ export function matchFloor(c: CompiledFloorRules, facts: FloorFacts): FloorMatch
 
 /**
  * The floor a decision held demand to, and why: the channel's rule set's rule (`rule`, its key) or
- * default (`rule` null), the account's, or the channel's static `floorCpm` when no rule set applies
- * or its rules and default match nothing.
+ * default (`rule` null), its dynamic floors' (`dynamic`: how they were computed), the account's, or
+ * the channel's static `floorCpm` when no rule set applies or its rules and default match nothing.
  */
 export interface FloorInForce {
-  source: 'channel' | 'account' | 'static';
+  source: 'channel' | 'account' | 'static' | 'dynamic';
   rule: string | null;
   floorCpm: number;
+  /** `source` 'dynamic': how the channel's clearing prices gave this floor (dynamicFloors.ts). */
+  dynamic?: DynamicFloorBasis;
+}
+
+/** Which way a measured percentile was moved to stay in a dynamic floor's bounds. */
+export type FloorClamp = 'min' | 'max' | null;
+
+/** How a dynamic floor in force was reached (the decision trace's `channel.floor.dynamic`). */
+export interface DynamicFloorBasis {
+  percentile: number;
+  windowHours: number;
+  minImpressions: number;
+  impressions: number;
+  measuredCpm: number | null;
+  clamped: FloorClamp;
+  /** When the table was computed (ISO); null: not yet, the channel's floor within its bounds applies. */
+  computedAt: string | null;
+}
+
+const ordinal = (n: number): string => {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+};
+
+/** Why a dynamic floor is what it is, in words (the channel's floor table, the trace, the tag test). */
+export function dynamicFloorWhy(b: DynamicFloorBasis, bounds?: { minCpm: number; maxCpm: number }): string {
+  const window = `the last ${b.windowHours} h`;
+  const clamp =
+    b.clamped === 'min'
+      ? `, raised to the minimum${bounds ? ` ${formatUsdMicros(bounds.minCpm)}` : ''}`
+      : b.clamped === 'max'
+        ? `, lowered to the maximum${bounds ? ` ${formatUsdMicros(bounds.maxCpm)}` : ''}`
+        : '';
+  if (b.computedAt === null) return `not computed yet: the channel's floor CPM within its minimum and maximum${clamp}`;
+  if (b.measuredCpm === null)
+    return `too few impressions over ${window} (${b.impressions.toLocaleString('en-US')}, a floor needs ${b.minImpressions.toLocaleString('en-US')}): the channel's floor CPM${clamp}`;
+  return `the ${ordinal(b.percentile)} percentile of ${b.impressions.toLocaleString('en-US')} impressions' clearing prices over ${window} (${formatUsdMicros(b.measuredCpm)})${clamp}`;
 }
 
 /** The floor in force and why, in a sentence (the console's trace view and the rules editor's preview). */
 export function floorInForceText(f: FloorInForce): string {
   const amount = f.floorCpm > 0 ? formatUsdMicros(f.floorCpm) : 'No floor';
   if (f.source === 'static') return `${amount}: the channel's floor CPM (no floor rule applies to this request)`;
+  if (f.source === 'dynamic')
+    return `${amount}: the channel's dynamic floor${f.rule === null ? '' : ` for ${f.rule}`}${f.dynamic ? `: ${dynamicFloorWhy(f.dynamic)}` : ''}`;
   const whose = f.source === 'channel' ? "the channel's" : "the account's";
   return f.rule === null
     ? `${amount}: the default of ${whose} floor rules (no rule matches this request)`

@@ -14,6 +14,7 @@ import {
   wholeBetween,
 } from '../entities/common.js';
 import { FloorRules } from '../edge/floorRules.js';
+import { DynamicFloorSettings, FLOOR_MODES, type FloorMode } from '../edge/dynamicFloors.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind, many, one, targetingRef } from './kindDef.js';
 
@@ -53,46 +54,70 @@ const DemandOptimisation = z.object({
 });
 export type DemandOptimisationInput = z.input<typeof DemandOptimisation>;
 
-export const ChannelInput = z.object({
-  name,
-  status: Status.default(1),
-  subpublisherId: optionalId,
-  integration: z.enum(INTEGRATIONS).default('VAST'),
-  environment: z.enum(ENVIRONMENTS).default('web'),
-  format: z.enum(AD_FORMATS).default('video'),
-  domain: domainName.default(''),
-  floorCpm: micros.default(0),
-  /**
-   * Floors by the request (Prebid floors module data: edge/floorRules.ts); null: none, the account's
-   * rule set applies, else `floorCpm`. A request no rule (nor the default) matches gets `floorCpm`.
-   */
-  floorRules: FloorRules.nullable().default(null),
-  payout: Payout.default(DEFAULT_PAYOUT),
-  targetingId: optionalId,
-  demandMode: z.enum(DEMAND_MODES).default('auction'),
-  vastVersion: z.enum(VAST_VERSIONS).default('4.2'),
-  auctionPrice: z.enum(AUCTION_PRICES).default('first'),
-  /** How long the channel waits for demand in total (the player's patience), in ms. */
-  timeoutMs: z.number().int().min(50, 'must be at least 50 ms').max(10_000, 'must be at most 10000 ms').default(1500),
-  /** Demand tags this channel may call; lower priority numbers are called first in priority mode. */
-  demand: z
-    .array(
-      z.object({
-        tagId: id,
-        priority: wholeBetween(1, 100).default(1),
-        /** An optimised order leaves it where it was put (its slot in a waterfall; always in an auction's first set). */
-        pinned: z.boolean().optional(),
-      }),
-    )
-    .max(200, 'must hold at most 200 tags')
-    .default([])
-    .refine((d) => new Set(d.map((x) => x.tagId)).size === d.length, 'lists a tag twice'),
-  /** The demand order by what each tag earned lately; null: as set. */
-  optimise: DemandOptimisation.nullable().default(null),
-  ivtIds: ids,
-  blockIVT: z.boolean().default(false),
-});
+export const ChannelInput = z
+  .object({
+    name,
+    status: Status.default(1),
+    subpublisherId: optionalId,
+    integration: z.enum(INTEGRATIONS).default('VAST'),
+    environment: z.enum(ENVIRONMENTS).default('web'),
+    format: z.enum(AD_FORMATS).default('video'),
+    domain: domainName.default(''),
+    floorCpm: micros.default(0),
+    /**
+     * Floors by the request (Prebid floors module data: edge/floorRules.ts); null: none, the account's
+     * rule set applies, else `floorCpm`. A request no rule (nor the default) matches gets `floorCpm`.
+     */
+    floorRules: FloorRules.nullable().default(null),
+    /**
+     * How the floor is set (edge/dynamicFloors.ts): `static` (floorCpm, or the account's rules),
+     * `rules` (floorRules) or `dynamic` (dynamicFloor). Absent on channels saved before modes: read by
+     * channelFloorMode. The other modes' settings are kept, not in force.
+     */
+    floorMode: z.enum(FLOOR_MODES, { error: `must be one of ${FLOOR_MODES.join(', ')}` }).optional(),
+    /** The dynamic floor's settings: a percentile of the channel's recent clearing prices, within bounds. */
+    dynamicFloor: DynamicFloorSettings.nullable().default(null),
+    payout: Payout.default(DEFAULT_PAYOUT),
+    targetingId: optionalId,
+    demandMode: z.enum(DEMAND_MODES).default('auction'),
+    vastVersion: z.enum(VAST_VERSIONS).default('4.2'),
+    auctionPrice: z.enum(AUCTION_PRICES).default('first'),
+    /** How long the channel waits for demand in total (the player's patience), in ms. */
+    timeoutMs: z.number().int().min(50, 'must be at least 50 ms').max(10_000, 'must be at most 10000 ms').default(1500),
+    /** Demand tags this channel may call; lower priority numbers are called first in priority mode. */
+    demand: z
+      .array(
+        z.object({
+          tagId: id,
+          priority: wholeBetween(1, 100).default(1),
+          /** An optimised order leaves it where it was put (its slot in a waterfall; always in an auction's first set). */
+          pinned: z.boolean().optional(),
+        }),
+      )
+      .max(200, 'must hold at most 200 tags')
+      .default([])
+      .refine((d) => new Set(d.map((x) => x.tagId)).size === d.length, 'lists a tag twice'),
+    /** The demand order by what each tag earned lately; null: as set. */
+    optimise: DemandOptimisation.nullable().default(null),
+    ivtIds: ids,
+    blockIVT: z.boolean().default(false),
+  })
+  .superRefine((c, ctx) => {
+    if (c.floorMode === 'rules' && !c.floorRules)
+      ctx.addIssue({ code: 'custom', path: ['floorRules'], message: "must be set when the floor mode is 'rules'" });
+    if (c.floorMode === 'dynamic' && !c.dynamicFloor)
+      ctx.addIssue({ code: 'custom', path: ['dynamicFloor'], message: "must be set when the floor mode is 'dynamic'" });
+  });
 export type ChannelInput = z.input<typeof ChannelInput>;
+
+/** A channel's floor mode: the one it was saved with, else (saved before modes) `rules` when it has floor rules, else `static`. */
+export function channelFloorMode(c: { floorMode?: unknown; floorRules?: unknown }): FloorMode {
+  return (FLOOR_MODES as readonly unknown[]).includes(c.floorMode)
+    ? (c.floorMode as FloorMode)
+    : c.floorRules
+      ? 'rules'
+      : 'static';
+}
 
 export const parseChannelRow = storedRowParser('channels', ChannelInput);
 export type ChannelRow = NonNullable<ReturnType<typeof parseChannelRow>>;

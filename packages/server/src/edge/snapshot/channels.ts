@@ -1,4 +1,15 @@
-import { type ChannelRow, compileFloorRules, isLive, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
+import {
+  channelFloorMode,
+  type ChannelRow,
+  compileFloorRules,
+  type DynamicFloorBasis,
+  type DynamicFloorTable,
+  fallbackFloorTable,
+  floorRulesOfTable,
+  isLive,
+  subpublisherSellerId,
+  tenantSellerId,
+} from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
@@ -18,6 +29,7 @@ export function compileChannels(
   targetings: ReadonlyMap<number, CompiledTargeting>,
   blocks?: CategoryBlocksCompiler,
   setAside?: Map<number, SetAsideReason[]>,
+  floorTables?: ReadonlyMap<number, DynamicFloorTable>,
 ): Map<number, SnapChannel> {
   const out = new Map<number, SnapChannel>();
   for (const c of rows) {
@@ -47,7 +59,7 @@ export function compileChannels(
       format: c.format,
       vastVersion: c.vastVersion,
       floorCpm: c.floorCpm,
-      ...floorRulesOf(c, owners),
+      ...floorRulesOf(c, owners, floorTables?.get(c.id)),
       payout: c.payout,
       demandMode: c.demandMode,
       auctionPrice: c.auctionPrice,
@@ -75,11 +87,35 @@ export function compileChannels(
   return out;
 }
 
-/** The channel's floor rules compiled, else its account's (compiled once with the owners); none: nothing. */
-function floorRulesOf(c: ChannelRow, owners: Owners): Pick<SnapChannel, 'floorRules'> {
-  if (c.floorRules) return { floorRules: { rules: compileFloorRules(c.floorRules), source: 'channel' } };
+/**
+ * The floor rules of the channel's mode: its dynamic floors' table as a rule set (none computed yet:
+ * its floor CPM within the bounds), its own rules, else its account's (compiled once with the
+ * owners); none: nothing.
+ */
+function floorRulesOf(c: ChannelRow, owners: Owners, table?: DynamicFloorTable): Pick<SnapChannel, 'floorRules'> {
+  const mode = channelFloorMode(c);
+  if (mode === 'dynamic' && c.dynamicFloor)
+    return { floorRules: dynamicFloorsOf(table ?? fallbackFloorTable(c.dynamicFloor, c.floorCpm), !table) };
+  if (mode === 'rules' && c.floorRules)
+    return { floorRules: { rules: compileFloorRules(c.floorRules), source: 'channel' } };
   const account = c.tenantId === null ? undefined : owners.tenants.get(c.tenantId)?.floorRules;
   return account ? { floorRules: { rules: account, source: 'account' } } : {};
+}
+
+/** A dynamic floor table as the channel's rule set, with how each rule was computed (by key, '*' the default). */
+function dynamicFloorsOf(table: DynamicFloorTable, pending: boolean): NonNullable<SnapChannel['floorRules']> {
+  const dynamic = new Map<string, DynamicFloorBasis>();
+  for (const cell of [...table.cells, table.default])
+    dynamic.set(cell.key, {
+      percentile: table.percentile,
+      windowHours: table.windowHours,
+      minImpressions: table.minImpressions,
+      impressions: cell.impressions,
+      measuredCpm: cell.measuredCpm,
+      clamped: cell.clamped,
+      computedAt: pending ? null : table.computedAt,
+    });
+  return { rules: compileFloorRules(floorRulesOfTable(table)), source: 'dynamic', dynamic };
 }
 
 /** The seller id a channel's inventory is sold under (see SnapChannel.sellerId), for channels built by hand too. */

@@ -35,6 +35,7 @@ import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
+import { loadFloorTables } from '../../store/dynamicFloors.js';
 import { ParsedRows } from './parsedRows.js';
 import { compileAdExchanges, compileDeals, compileSuppliers } from './programmatic.js';
 import { DEPARTED_MS } from './departed.js';
@@ -103,16 +104,25 @@ export class SnapshotCompiler {
     targetings: ReadonlyMap<number, CompiledTargeting>,
     categoryBlocks: CategoryBlocksCompiler,
     campaignIndex: Snapshot['campaignIndex'],
-    accountsKey: string,
+    made: { accountsKey: string; floorTables: Awaited<ReturnType<typeof loadFloorTables>>; floorTablesKey: string },
   ): Promise<SupplyBuilt> {
     const aside = { tags: new Map<number, SetAsideReason[]>(), channels: new Map<number, SetAsideReason[]>() };
     const snapTags = compileTags(tags, owners, targetings, aside.tags);
     await this.between();
-    const snapChannels = compileChannels(channels, owners, snapTags, targetings, categoryBlocks, aside.channels);
+    const snapChannels = compileChannels(
+      channels,
+      owners,
+      snapTags,
+      targetings,
+      categoryBlocks,
+      aside.channels,
+      made.floorTables,
+    );
     await this.between();
     recordUnreachedSupply(aside, { channels: snapChannels, tags: snapTags.live, campaignIndex }, tags);
     return {
-      accountsKey,
+      accountsKey: made.accountsKey,
+      floorTablesKey: made.floorTablesKey,
       indexTenants: campaignIndex,
       tags: snapTags,
       channels: snapChannels,
@@ -140,6 +150,7 @@ export class SnapshotCompiler {
     const r = this.rows;
     const [
       accounts,
+      floorTables,
       channels,
       tags,
       ,
@@ -156,6 +167,7 @@ export class SnapshotCompiler {
       appConfig,
     ] = await Promise.all([
       loadAccounts(db),
+      loadFloorTables(db),
       r.channels.load(db, sink),
       r.tags.load(db, sink),
       r.campaigns.refresh(db),
@@ -174,6 +186,8 @@ export class SnapshotCompiler {
     const owners = compileOwners(accounts);
     // what the owners are compiled from (an account's updatedAt only dates a first build's departed ones)
     const accountsKey = JSON.stringify(accounts, (key, value: unknown) => (key === 'updatedAt' ? undefined : value));
+    // the dynamic channels' floor tables, by when each was computed: a new one compiles the channels again
+    const floorTablesKey = [...floorTables].map(([id, t]) => `${id}@${t.computedAt}`).join(',');
     // why each row is set aside, recorded by the compile functions as they decide (setAside.ts)
     const setAside = newSetAside();
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
@@ -243,21 +257,18 @@ export class SnapshotCompiler {
     const supply =
       lastSupply &&
       lastSupply.accountsKey === accountsKey &&
+      lastSupply.floorTablesKey === floorTablesKey &&
       !targetingsChanged.size &&
       !r.tags.changedIds.length &&
       !r.channels.changedIds.length &&
       !r.creatives.changedIds.length &&
       sameKeys(lastSupply.indexTenants, campaignIndex)
         ? lastSupply
-        : await this.compileSupply(
-            tags,
-            channels,
-            owners,
-            compiledTargetings,
-            categoryBlocks,
-            campaignIndex,
+        : await this.compileSupply(tags, channels, owners, compiledTargetings, categoryBlocks, campaignIndex, {
             accountsKey,
-          );
+            floorTables,
+            floorTablesKey,
+          });
     setAside.tags = supply.tagsAside;
     setAside.channels = supply.channelsAside;
     const { tags: snapTags, channels: snapChannels } = supply;
@@ -367,6 +378,8 @@ function parsedRowsOf(clock: Clock, campaignColumns: CampaignColumns) {
 /** What a build made of the tags and channels, with what it was made from that a change would not show in their rows. */
 interface SupplyBuilt {
   accountsKey: string;
+  /** The dynamic channels' floor tables it was compiled with (ids and when computed). */
+  floorTablesKey: string;
   /** The tenants with campaigns (a channel of one without demand of its own is reached by them). */
   indexTenants: ReadonlyMap<number, unknown>;
   tags: { live: Map<number, SnapTag>; idle: Map<number, string> };

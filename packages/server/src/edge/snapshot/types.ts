@@ -1,5 +1,6 @@
 import {
   type CompiledFloorRules,
+  type DynamicFloorBasis,
   type FloorInForce,
   type Limit,
   type NotServingCode,
@@ -174,10 +175,16 @@ export interface SnapChannel {
   /** The floor demand is held to; on a decision's copy, the floor in force (`floorInForce`). */
   floorCpm: number;
   /**
-   * Floor rules by the request (the channel's own, else its account's), compiled with the snapshot:
-   * a request's floor is the rule it matches (decision/floorInForce.ts). Absent: `floorCpm` alone.
+   * Floor rules by the request (the channel's own, its dynamic floors' table, else its account's),
+   * compiled with the snapshot: a request's floor is the rule it matches (decision/floorInForce.ts).
+   * Absent: `floorCpm` alone.
    */
-  floorRules?: { rules: CompiledFloorRules; source: 'channel' | 'account' };
+  floorRules?: {
+    rules: CompiledFloorRules;
+    source: 'channel' | 'account' | 'dynamic';
+    /** A dynamic channel's: how each rule (by key; '*' the default) was computed. */
+    dynamic?: ReadonlyMap<string, DynamicFloorBasis>;
+  };
   /** Set on a decision's copy of the channel once the request's floor was picked: what `floorCpm` came from. */
   floorInForce?: FloorInForce;
   payout: Price;

@@ -33,6 +33,7 @@ import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
 import { DemandOptimiseEditor } from './DemandOptimiseEditor.js';
 import { FloorRulesEditor } from '../../components/FloorRulesEditor.js';
+import { DynamicFloorFields } from './DynamicFloorFields.js';
 import './channels.css';
 import { NameStatusRow, SectionTitle, trimmed } from '../../resources/formParts.js';
 
@@ -164,6 +165,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
   const label = useHelpLabel('channels');
   const auctionPrice = Form.useWatch('auctionPrice', form) as string | undefined;
   const floorCpm = (Form.useWatch('floorCpm', form) as number | undefined) ?? 0;
+  const dynamicFloor = Form.useWatch('floorMode', form) === 'dynamic';
   const mode = Form.useWatch('demandMode', form) as string | undefined;
 
   return (
@@ -225,8 +227,10 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           testId="channel-payout"
         />
       </Row>
+      <DynamicFloorFields row={row} readOnly={readOnly} />
       <Form.Item
         name="floorRules"
+        hidden={dynamicFloor}
         label={label('floorRules', 'Floor rules')}
         extra="Floors by country, device, size, domain or bundle, media type, hour or deal: the most specific rule a request matches is its floor"
       >

@@ -14,6 +14,7 @@ import { FillFunnelButton } from '../report/FillFunnel.js';
 import { TagTestButton } from '../tagTest/TagTestDrawer.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
+import { floorModeOf } from './DynamicFloorFields.js';
 import { channelTagPreview } from '../../components/tagVariants.js';
 import { TagPreviewButton } from '../../components/TagPreviewButton.js';
 import './channels.css';
@@ -35,6 +36,8 @@ export function channelDefaults(): Record<string, unknown> {
     domain: '',
     floorCpm: 0,
     floorRules: null,
+    floorMode: 'static',
+    dynamicFloor: null,
     payout: { type: 'revshare', percent: DEFAULT_REVSHARE },
     targetingId: null,
     demandMode: 'auction',
@@ -128,6 +131,8 @@ export default function ChannelsPage() {
       columns={columns}
       FormBody={ChannelForm}
       defaults={channelDefaults}
+      // the floor mode follows the form: dynamic when switched on, else whether floor rules are on
+      toBody={(values) => ({ ...values, floorMode: floorModeOf(values) })}
       rowActionCount={3}
       rowActions={(row) => (
         <>
