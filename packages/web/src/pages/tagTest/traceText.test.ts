@@ -389,10 +389,10 @@ describe('an optimised demand order, in words', () => {
   it('says why the tags were called in this order, each with its worth per 1,000 calls', () => {
     expect(demandOrderSentence({})).toBe('');
     expect(demandOrderSentence({ demandOrder: order })).toBe(
-      'Demand order by what each tag earned per call in the last 60 minutes: Steady (pinned, $21.60 per 1,000 calls), Rich ($30.00 per 1,000 calls), New (not measured yet).',
+      'Demand order, by what each tag earned per call in the last 60 minutes: Steady (pinned, $21.60 per 1,000 calls), Rich ($30.00 per 1,000 calls), New (not measured yet).',
     );
     expect(demandOrderSentence({ demandOrder: { ...order, basis: 'exploring', maxCalls: 2 } })).toBe(
-      'Demand order exploring: this request is one of the 10% that try the tags in a random order, 2 called first: Steady (pinned, $21.60 per 1,000 calls), Rich ($30.00 per 1,000 calls), New (not measured yet).',
+      'Demand order, exploring (this request is one of the 10% that try the tags in a random order), 2 called first: Steady (pinned, $21.60 per 1,000 calls), Rich ($30.00 per 1,000 calls), New (not measured yet).',
     );
   });
 });

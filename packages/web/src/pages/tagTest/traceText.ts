@@ -408,10 +408,10 @@ export function demandOrderSentence(trace: Pick<DecisionTrace, 'demandOrder'>): 
     .join(', ');
   const why =
     o.basis === 'exploring'
-      ? `exploring: this request is one of the ${o.explorePercent}% that try the tags in a random order`
+      ? `exploring (this request is one of the ${o.explorePercent}% that try the tags in a random order)`
       : `by what each tag earned per call in the last ${o.windowMinutes} minutes`;
   const sets = o.maxCalls === null ? '' : `, ${o.maxCalls} called first`;
-  return `Demand order ${why}${sets}: ${tags}.`;
+  return `Demand order, ${why}${sets}: ${tags}.`;
 }
 
 /** What a source earned the publisher and us, for the winner. */
