@@ -1,13 +1,7 @@
-import {
-  ENTITY_NAME_MAX,
-  type Limit,
-  parseCampaignRow,
-  type SkipSink,
-  type StoredRow,
-  UNLIMITED,
-} from '@adplane/shared';
+import { type Limit, parseCampaignRow, type SkipSink, type StoredRow, UNLIMITED } from '@adplane/shared';
 import { type FrequencyCapRule } from '../../delivery/types.js';
 import { type CampaignFacts, campaignFacts } from './campaigns.js';
+import { documentOf, idList, isMicros, optionalId, plainName } from './plainFields.js';
 
 /**
  * The facts of a stored campaign (campaigns.ts CampaignFacts), read without the schema when its
@@ -28,34 +22,11 @@ export function readCampaign(row: StoredRow & { createdAt?: string }, sink?: Ski
 
 /** A day the schema's ISO date takes in every month and year (the 29th to the 31st are left to it). */
 const SAFE_DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])$/;
-const MAX_MICROS = 1e15;
-const MAX_IDS = 1000;
-
-const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
-const isMicros = (v: unknown): v is number =>
-  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= MAX_MICROS;
-
-/** An optional id as the schema reads it (absent or null: null), undefined when the schema would not take it. */
-function optionalId(v: unknown): number | null | undefined {
-  if (v === undefined || v === null) return null;
-  return isId(v) ? v : undefined;
-}
 
 /** A budget (absent: unlimited), undefined when the schema would not take it. */
 function limit(v: unknown): Limit | undefined {
   if (v === undefined || v === UNLIMITED) return UNLIMITED;
   return isMicros(v) ? v : undefined;
-}
-
-/** A list of ids without repeats (absent: none), undefined when the schema would not take it or would drop a repeat. */
-function idList(v: unknown): number[] | undefined {
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || v.length > MAX_IDS) return undefined;
-  for (let i = 0; i < v.length; i++) {
-    if (!isId(v[i])) return undefined;
-    for (let j = 0; j < i; j++) if (v[j] === v[i]) return undefined;
-  }
-  return v as number[];
 }
 
 /** A frequency cap (absent or null: none), undefined when the schema would not take it. */
@@ -71,12 +42,10 @@ function frequencyCap(v: unknown): FrequencyCapRule | null | undefined {
 
 /** The facts the schema would give the row, or undefined when the schema must read it. */
 export function plainCampaign(row: StoredRow & { createdAt?: string }): CampaignFacts | undefined {
-  const data = row.data;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const d = data as Record<string, unknown>;
-  const name = row.name ?? (typeof d.name === 'string' && d.name ? d.name : `#${row.id}`);
-  const trimmed = name.trim().length;
-  if (trimmed < 1 || trimmed > ENTITY_NAME_MAX) return undefined;
+  const d = documentOf(row.data);
+  if (!d) return undefined;
+  const name = plainName(row, d);
+  if (name === undefined) return undefined;
   const { startDate } = d;
   if (typeof startDate !== 'string' || !SAFE_DAY.test(startDate)) return undefined;
   const endDate = d.endDate ?? null;

@@ -2,11 +2,9 @@ import { type Clock, systemClock } from '../../clock.js';
 import {
   parseAdExchangeRow,
   parseAppListRow,
-  parseChannelRow,
   parseCreativeRow,
   parseCreListRow,
   parseDealRow,
-  parseDemandTagRow,
   parseIvtRow,
   parseSdkAppRow,
   parsePubListRow,
@@ -44,7 +42,7 @@ import { CampaignUses, newSetAside, recordUnreachedDemand, recordUnreachedSupply
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { Kept } from './kept.js';
 import { CampaignBook } from './campaignBook.js';
-import { channelFacts, tagFacts } from './sharedValues.js';
+import { readChannel, readTag } from './supplyRead.js';
 import { CampaignColumns } from './campaignColumns.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import {
@@ -345,22 +343,8 @@ export class SnapshotCompiler {
 /** Every kind's rows, kept parsed between builds; `clock` says when every head was last read. */
 function parsedRowsOf(clock: Clock, campaignColumns: CampaignColumns) {
   return {
-    channels: new ParsedRows(
-      'channels',
-      (row, sink) => {
-        const c = parseChannelRow(row, sink);
-        return c && channelFacts(c);
-      },
-      clock,
-    ),
-    tags: new ParsedRows(
-      'tags',
-      (row, sink) => {
-        const t = parseDemandTagRow(row, sink);
-        return t && tagFacts(t);
-      },
-      clock,
-    ),
+    channels: new ParsedRows('channels', readChannel, clock),
+    tags: new ParsedRows('tags', readTag, clock),
     campaigns: new ParsedRows('campaigns', readCampaign, clock, campaignColumns),
     creatives: new ParsedRows('creatives', parseCreativeRow, clock),
     targetings: new ParsedRows('targetings', parseTargetingRow, clock),

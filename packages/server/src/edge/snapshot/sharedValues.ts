@@ -5,10 +5,11 @@ import { type ChannelRow, type DemandTagRow, type Price } from '@adplane/shared'
  * (parsedRows.ts): the bench's 20,000 demand tags hold one price and no partner parameters, its
  * 10,000 channels one payout. Frozen: a row's value is never changed in place.
  */
-const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
+export const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
 const prices = new Map<string, Price>();
 
-function sharedPrice(price: Price): Price {
+/** The one frozen object of a price's value. */
+export function sharedPrice(price: Price): Price {
   const key = price.type === 'cpm' ? `cpm ${price.cpm}` : `revshare ${price.percent}`;
   let shared = prices.get(key);
   if (!shared) {
