@@ -23,7 +23,7 @@ function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): strin
   }
   if (role === 'demand' || role === 'manager') {
     // the account's alerts sit beside its reports, in either mode
-    links.push('/advertisers', '/applists', '/targetings', '/ivts', '/alerts', ...reports);
+    links.push('/advertisers', '/applists', '/iplists', '/targetings', '/ivts', '/alerts', ...reports);
     if (mode === 'ssp') links.push('/tags', '/channels', '/subpublishers');
     else links.push('/creatives', '/campaigns', '/adexchanges', '/suppliers', '/deals');
     if (edition === 'V2V') links.push('/crelists', '/publists');

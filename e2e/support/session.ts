@@ -137,6 +137,7 @@ const MENU_OF: Record<string, string> = {
   '/subpublishers': 'supply',
   '/suppliers': 'supply',
   '/applists': 'targeting',
+  '/iplists': 'targeting',
   '/targetings': 'targeting',
   '/ivts': 'targeting',
   '/crelists': 'targeting',

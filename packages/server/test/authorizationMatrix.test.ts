@@ -28,6 +28,7 @@ const TENANT_KINDS: ResourceKind[] = [
   'applists',
   'publists',
   'crelists',
+  'iplists',
   'ivts',
 ];
 /** Rows assigned to a sub or adv user are readable (only) by that user. */

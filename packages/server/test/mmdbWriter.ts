@@ -96,7 +96,11 @@ function writeMmdb(networks: Record<string, Value>): Buffer {
   ]);
 }
 
-/** A City database in `dir` placing 81.2.69.0/24 in Sweden (geoip-lite says Great Britain) and 24.24.24.0/24 in Ohio. */
+/**
+ * A City database in `dir` placing 81.2.69.0/24 in Sweden (geoip-lite says Great Britain),
+ * 24.24.24.0/24 in Ohio (no city), and 71.10.20.0/24 in Mountain View, California (metro 807, postal
+ * code 94043).
+ */
 export function writeTestCityDb(dir: string): string {
   const path = join(dir, 'test-city.mmdb');
   writeFileSync(
@@ -104,6 +108,13 @@ export function writeTestCityDb(dir: string): string {
     writeMmdb({
       '81.2.69.0/24': { country: { iso_code: 'SE' }, subdivisions: [{ iso_code: 'AB' }] },
       '24.24.24.0/24': { country: { iso_code: 'US' }, subdivisions: [{ iso_code: 'OH' }] },
+      '71.10.20.0/24': {
+        country: { iso_code: 'US' },
+        subdivisions: [{ iso_code: 'CA' }],
+        city: { names: { en: 'Mountain View' } },
+        location: { metro_code: 807 },
+        postal: { code: '94043' },
+      },
     }),
   );
   return path;

@@ -80,6 +80,8 @@ export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
       return { name: `Premium publishers ${n}`, items: ['news.example.com', 'Sports.Example.com'] };
     case 'crelists':
       return { name: `Blocked creatives ${n}`, items: ['cr-1001', 'badbrand.example.com'] };
+    case 'iplists':
+      return { name: `Office network ${n}`, items: ['203.0.113.7', '198.51.100.0/24', '2001:db8::/32'] };
     case 'ivts':
       return {
         name: `Pixalate ${n}`,

@@ -18,6 +18,7 @@ export const CONSOLE_ROUTE_PATHS = [
   '/deals',
   '/demands',
   '/finance',
+  '/iplists',
   '/ivts',
   '/log',
   '/managers',

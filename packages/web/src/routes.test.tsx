@@ -18,6 +18,7 @@ const PLAIN = [
   '/deals',
   '/demands',
   '/finance',
+  '/iplists',
   '/ivts',
   '/log',
   '/login',

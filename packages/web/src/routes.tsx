@@ -62,6 +62,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/deals', guard: 'demand', page: () => import('./pages/deals/index.js'), framed: true },
   { path: '/demands', guard: 'admin', page: () => import('./pages/demands/index.js'), framed: true },
   { path: '/finance', guard: 'admin', page: () => import('./pages/finance/FinancePage.js'), framed: true },
+  { path: '/iplists', guard: 'demand', page: () => import('./pages/iplists/index.js'), framed: true },
   { path: '/ivts', guard: 'demand', page: () => import('./pages/ivts/index.js'), framed: true },
   { path: '/log', guard: 'demandOrAdmin', page: activityLog, framed: true },
   { path: '/managers', guard: 'demand', page: () => import('./pages/managers/index.js'), framed: true },

@@ -15,6 +15,7 @@ export const ENTITY_TABLES = {
   applists: 'app_lists',
   publists: 'publisher_lists',
   crelists: 'creative_lists',
+  iplists: 'ip_lists',
   ivts: 'ivt_pixels',
   tooltips: 'tooltips',
   sdkapps: 'sdk_apps',

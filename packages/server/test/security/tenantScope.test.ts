@@ -22,6 +22,7 @@ const TENANT_KINDS: ResourceKind[] = [
   'applists',
   'publists',
   'crelists',
+  'iplists',
   'ivts',
 ];
 const USERS = ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme'] as const;

@@ -60,8 +60,9 @@ export interface SourceFate {
  */
 export interface TargetingMiss {
   /**
-   * The rule, as a reason names it after `targeting.`: country, geo (US states), device, os, browser,
-   * tv_family, player_size, app_list, publisher_list, iab_category, day_part.
+   * The rule, as a reason names it after `targeting.`: country, geo (US states), city, metro,
+   * postal_code, ip_list, device, os, browser, tv_family, player_size, app_list, publisher_list,
+   * key_value, iab_category, day_part.
    */
   rule: string;
   /** true: the request must be one of `values`; false: it must be none of them. */
@@ -71,10 +72,11 @@ export interface TargetingMiss {
   /** How many values the rule holds besides those listed. */
   more: number;
   /**
-   * What the request said ('' when it said nothing): the viewer's country, US state, device, OS,
-   * browser, TV family, player size, app bundle, the site's domain (publisher_list: the domain, or
-   * the app bundle), its IAB categories joined by commas; day_part: the hour of the week in UTC
-   * ("Mon 14:00 UTC").
+   * What the request said ('' when it said nothing): the viewer's country, US state, city
+   * (`cc-rr:city`), metro, postal code (`cc:code`), address (ip_list), device, OS, browser, TV
+   * family, player size, app bundle, the site's domain (publisher_list: the domain, or the app
+   * bundle), its key-values and its IAB categories joined by commas; day_part: the hour of the week
+   * in UTC ("Mon 14:00 UTC"). An ip_list miss lists the lists' names as its values.
    */
   viewer: string;
 }

@@ -6,7 +6,7 @@ import { creativesKind } from '../kinds/creatives.js';
 import { dealsKind } from '../kinds/deals.js';
 import { ivtsKind } from '../kinds/ivts.js';
 import { type ResourceDef, type ResourceKind, type ResourceRef } from '../kinds/kindDef.js';
-import { applistsKind, crelistsKind, publistsKind } from '../kinds/lists.js';
+import { applistsKind, crelistsKind, iplistsKind, publistsKind } from '../kinds/lists.js';
 import { sdkappsKind } from '../kinds/sdkapps.js';
 import { supsKind } from '../kinds/sups.js';
 import { tagsKind } from '../kinds/tags.js';
@@ -34,6 +34,7 @@ export const RESOURCES: Record<ResourceKind, ResourceDef> = {
   applists: applistsKind,
   publists: publistsKind,
   crelists: crelistsKind,
+  iplists: iplistsKind,
   ivts: ivtsKind,
   managers: managersKind,
   demands: demandsKind,

@@ -30,6 +30,15 @@ const Filter = z
   .transform((f) => ({ mode: f.mode, values: [...new Set(f.values)] }));
 type Filter = z.infer<typeof Filter>;
 
+/** A filter of free text (cities, postal codes, key-values), checked by its own rule (TEXT_FILTERS). */
+const TextFilter = z
+  .object({
+    mode: z.enum(FILTER_MODES).default('include'),
+    values: z.array(z.string().trim().min(1).max(160)).max(5000, 'must hold at most 5000 values').default([]),
+  })
+  .default({ mode: 'include', values: [] })
+  .transform((f) => ({ mode: f.mode, values: [...new Set(f.values)] }));
+
 const listRefs = z
   .object({
     mode: z.enum(FILTER_MODES).default('include'),
@@ -72,6 +81,45 @@ export function playerSizeOf(width: number): PlayerSizeId {
   return PLAYER_SIZES.find((s) => width >= s.minWidth && (s.maxWidth === null || width < s.maxWidth))?.id ?? 'small';
 }
 
+/**
+ * A city as a targeting names it: the country's ISO code, optionally its region's code (the US
+ * state, the ISO 3166-2 suffix elsewhere), and the city's English name as MaxMind writes it:
+ * `US:Mountain View`, `US-CA:Mountain View`. Matched without regard to case.
+ */
+const CITY = /^([A-Z]{2})(-[A-Z0-9]{1,3})?:([^:,;=]{1,100})$/;
+export const isCityCode = (v: string): boolean => {
+  const m = CITY.exec(v);
+  return !!m && isCountry(m[1]!) && m[3]!.trim() === m[3];
+};
+
+/** A Nielsen DMA (designated market area) code, as MaxMind's `metro_code` gives it: 500-899 (`807`, San Francisco). */
+export const isMetroCode = (v: string): boolean => /^[5-8]\d\d$/.test(v);
+
+/** A postal code with its country: `US:94043`, `GB:E1`, `CA:M5V` (MaxMind gives the first part of a long code). */
+const POSTAL = /^([A-Z]{2}):([A-Za-z0-9][A-Za-z0-9 -]{0,9})$/;
+export const isPostalCode = (v: string): boolean => {
+  const m = POSTAL.exec(v);
+  return !!m && isCountry(m[1]!) && m[2]!.trim() === m[2];
+};
+
+/**
+ * A key-value pair of a tag's custom parameters: `genre=sports`. Keys are letters, digits, `_`, `.`
+ * and `-` (up to 40); a value up to 100 characters without `=`, `,`, `;` or `&` (what separates pairs
+ * and values in a tag). Matched without regard to case.
+ */
+const KEY_VALUE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,39}=[^=,;&]{1,100}$/;
+export const isKeyValue = (v: string): boolean => KEY_VALUE.test(v) && v.slice(v.indexOf('=') + 1).trim().length > 0;
+
+/** The rule each free-text filter is checked with, and how an error names it. */
+const TEXT_FILTERS = {
+  cities: { valid: isCityCode, what: 'city (CC:City or CC-RR:City)' },
+  metros: { valid: isMetroCode, what: 'metro code (a Nielsen DMA code, 500-899)' },
+  postalCodes: { valid: isPostalCode, what: 'postal code (CC:code)' },
+  keyValues: { valid: isKeyValue, what: 'key=value pair' },
+} as const satisfies Record<string, { valid: (v: string) => boolean; what: string }>;
+type TextFilterKey = keyof typeof TEXT_FILTERS;
+const TEXT_FILTER_KEYS = Object.keys(TEXT_FILTERS) as TextFilterKey[];
+
 /** The reference list each code filter is checked against, and how an error names it. */
 const CODE_FILTERS = {
   countries: { valid: isCountry, what: 'country code' },
@@ -112,6 +160,9 @@ export const TargetingRules = z
     /** Region tree selections: region ids (APAC, EMEA, ...) expand to their countries. */
     regions: Filter,
     usStates: Filter,
+    cities: TextFilter,
+    metros: TextFilter,
+    postalCodes: TextFilter,
     devices: Filter,
     os: Filter,
     browsers: Filter,
@@ -121,12 +172,21 @@ export const TargetingRules = z
     appLists: listRefs,
     pubLists: listRefs,
     creLists: listRefs,
+    /** IP lists (addresses and CIDR ranges) the viewer's address must be in (include) or not (exclude). */
+    ipLists: listRefs,
+    /** Key-value pairs of the request's custom parameters: include, for each key named, one of its values; exclude, none. */
+    keyValues: TextFilter,
     playerSizes: z.array(z.enum(PLAYER_SIZE_IDS)).default([]),
     dayParting: DayParting,
   })
   .superRefine((rules, ctx) => {
     for (const key of CODE_FILTER_KEYS) {
       const { valid, what } = CODE_FILTERS[key];
+      const message = unknownCodes(rules[key].values, valid, what);
+      if (message) ctx.addIssue({ code: 'custom', path: [key], message });
+    }
+    for (const key of TEXT_FILTER_KEYS) {
+      const { valid, what } = TEXT_FILTERS[key];
       const message = unknownCodes(rules[key].values, valid, what);
       if (message) ctx.addIssue({ code: 'custom', path: [key], message });
     }

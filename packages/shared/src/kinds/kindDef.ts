@@ -21,6 +21,7 @@ export type ResourceKind =
   | 'applists'
   | 'publists'
   | 'crelists'
+  | 'iplists'
   | 'ivts'
   | 'managers'
   | 'demands'
@@ -81,7 +82,7 @@ export const many = (field: string) => (row: Record<string, unknown>) =>
   Array.isArray(row[field]) ? (row[field] as number[]) : [];
 export const targetingRef: ResourceRef = { kind: 'targetings', field: 'targetingId', ids: one('targetingId') };
 export const advertiserRef: ResourceRef = { kind: 'advs', field: 'advertiserId', ids: one('advertiserId') };
-export const ruleLists = (key: 'appLists' | 'pubLists' | 'creLists') => (row: Record<string, unknown>) => {
+export const ruleLists = (key: 'appLists' | 'pubLists' | 'creLists' | 'ipLists') => (row: Record<string, unknown>) => {
   const rules = row.rules as Record<string, { ids?: number[] }> | undefined;
   return rules?.[key]?.ids ?? [];
 };

@@ -38,6 +38,7 @@ export const targetingsKind = defineKind({
     { kind: 'applists', field: 'rules.appLists', ids: ruleLists('appLists') },
     { kind: 'publists', field: 'rules.pubLists', ids: ruleLists('pubLists') },
     { kind: 'crelists', field: 'rules.creLists', ids: ruleLists('creLists') },
+    { kind: 'iplists', field: 'rules.ipLists', ids: ruleLists('ipLists') },
   ],
   listExtras: targetingListExtras,
   parseRow: parseTargetingRow,

@@ -22,6 +22,7 @@ export const LIST_ENDPOINTS = {
   targetings: '/api/demand/targetings/list',
   appLists: '/api/demand/applists/list',
   creLists: '/api/demand/crelists/list',
+  ipLists: '/api/demand/iplists/list',
   pubLists: '/api/demand/publists/list',
   advertisers: '/api/demand/advs/list',
   subpublishers: '/api/demand/subs/list',

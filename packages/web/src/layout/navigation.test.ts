@@ -92,6 +92,7 @@ describe('buildNavigation: exact bars', () => {
       '/channels',
       '/subpublishers',
       '/applists',
+      '/iplists',
       '/targetings',
       '/ivts',
       '/report',
@@ -115,6 +116,7 @@ describe('buildNavigation: exact bars', () => {
     expect(childPaths(menuOf(n, 'supply'))).toEqual(['/suppliers']);
     expect(childPaths(menuOf(n, 'targeting'))).toEqual([
       '/applists',
+      '/iplists',
       '/targetings',
       '/ivts',
       '/crelists',

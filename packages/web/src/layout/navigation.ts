@@ -101,7 +101,12 @@ function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | 
   if (user.type === 'admin')
     return mode === 'ssp' ? menu('targeting', 'Targeting', [link('/applists', 'App Lists')]) : null;
   if (user.type !== 'demand') return null;
-  const items = [link('/applists', 'App Lists'), link('/targetings', 'Targetings'), link('/ivts', '3rd Party Pixels')];
+  const items = [
+    link('/applists', 'App Lists'),
+    link('/iplists', 'IP Lists'),
+    link('/targetings', 'Targetings'),
+    link('/ivts', '3rd Party Pixels'),
+  ];
   // Edition-only pages follow the shared rule the server and the route guards apply (entitlements.ts).
   if (editionHas('crelists', edition)) items.push(link('/crelists', 'Creative Lists'));
   if (editionHas('publists', edition)) items.push(link('/publists', 'Publisher Lists'));

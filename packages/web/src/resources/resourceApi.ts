@@ -45,6 +45,7 @@ const CACHED_LISTS: Partial<Record<ResourceKind, ListName[]>> = {
   applists: ['appLists'],
   publists: ['pubLists'],
   crelists: ['creLists'],
+  iplists: ['ipLists'],
   ivts: ['ivts'],
   advs: ['advertisers'],
   subs: ['subpublishers'],

@@ -1,6 +1,7 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { categoriesOfMacro } from './contentCategories.js';
 import { type Geo, type GeoLookup, geoipLiteLookup, publicAddress } from './geo.js';
+import { keyValuesOfQuery } from './keyValues.js';
 import { type RawQuery, readTagQuery, type TagQuery } from './macros.js';
 import { deviceOfOrtbType, type Platform, platformOf } from '../../ivt/userAgent.js';
 import { playerSizeOf } from './playerSize.js';
@@ -29,6 +30,12 @@ export interface RequestContext {
    * once, a shared empty list when none. What category targeting matches.
    */
   iabCategories: readonly string[];
+  /**
+   * The request's key-values, `key=value` in lower case, each once (request/keyValues.ts): a tag's
+   * custom parameters, a bid request's first-party data. What key-value targeting matches.
+   * Absent or empty: none.
+   */
+  keyValues?: readonly string[];
   /** Request time, ms since the epoch. */
   now: number;
   /**
@@ -108,6 +115,7 @@ export function buildRequestContext(
     appBundle: query.appBundle,
     domain: query.domain || (query.pageUrl ? hostFromUrl(query.pageUrl) : ''),
     iabCategories: categoriesOfMacro(query.contentCategory),
+    keyValues: keyValuesOfQuery(raw),
     now,
     userId: conn.userId ?? '',
     partnerUids: conn.partnerUids ?? NO_PARTNER_UIDS,

@@ -16,6 +16,20 @@ export interface Geo {
   region: string;
   /** Two-letter state code for US addresses, '' otherwise. */
   usState: string;
+  /** City, metro and postal code: a MaxMind City database's answer alone has them (absent otherwise). */
+  place?: Place;
+}
+
+/** Where in a country a viewer is, as a MaxMind City database says. */
+interface Place {
+  /** The city's English name ('' when unknown). */
+  city: string;
+  /** The city as city rules match it, in lower case: `cc:city` and, when the region is known, `cc-rr:city`. */
+  cityKeys: readonly string[];
+  /** The Nielsen DMA code (US), '' when none. */
+  metro: string;
+  /** The postal code as postal code rules match it, `cc:code` in lower case ('' when unknown). */
+  postalKey: string;
 }
 
 export const UNKNOWN_GEO: Geo = Object.freeze({ country: '', region: '', usState: '' });
@@ -60,6 +74,25 @@ export async function maxmindLookup(path: string): Promise<GeoLookup> {
     if (!address) return UNKNOWN_GEO;
     const hit = reader.get(address);
     if (!hit?.country?.iso_code) return geoipLiteLookup(address);
-    return fromParts(hit.country.iso_code, hit.subdivisions?.[0]?.iso_code ?? '');
+    const geo: Geo = fromParts(hit.country.iso_code, hit.subdivisions?.[0]?.iso_code ?? '');
+    const place = placeOf(geo, hit);
+    if (place) geo.place = place;
+    return geo;
+  };
+}
+
+/** The city, metro and postal code of a City database's answer, null when it names none of them. */
+function placeOf(geo: Geo, hit: CityResponse): Place | null {
+  const city = hit.city?.names?.en ?? '';
+  const metro = hit.location?.metro_code;
+  const postal = hit.postal?.code ?? '';
+  if (!geo.country || (!city && !metro && !postal)) return null;
+  const c = geo.country.toLowerCase();
+  const name = city.toLowerCase();
+  return {
+    city,
+    cityKeys: !name ? [] : geo.region ? [`${c}:${name}`, `${c}-${geo.region.toLowerCase()}:${name}`] : [`${c}:${name}`],
+    metro: metro ? String(metro) : '',
+    postalKey: postal ? `${c}:${postal.toLowerCase()}` : '',
   };
 }

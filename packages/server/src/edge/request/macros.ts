@@ -118,6 +118,12 @@ function usable(v: string | string[] | undefined): string {
   return t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t;
 }
 
+/** A parameter's value as a macro's text: trimmed, '' when empty or unfilled (`{{genre}}`). */
+export const macroText = (v: string): string => usable(v);
+
+/** Whether a query parameter is one of the tag's macros (any of its names). */
+export const isTagMacroName = (name: string): boolean => NAME_AT.has(name);
+
 function int(t: string, max: number): number {
   if (!t || !/^\d{1,6}$/.test(t)) return 0;
   const n = Number(t);

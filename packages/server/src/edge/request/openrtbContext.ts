@@ -2,6 +2,7 @@ import { type BidRequest, countryFromAlpha3, type Imp, partnerSyncBidder } from 
 import { categoriesOfBidRequest } from './contentCategories.js';
 import { type ConnectionFacts, NO_PARTNER_UIDS, type RequestContext } from './context.js';
 import { type GeoLookup, geoipLiteLookup, publicAddress, UNKNOWN_GEO } from './geo.js';
+import { keyValuesOfBidRequest } from './keyValues.js';
 import { hostOf, type TagQuery } from './macros.js';
 import { playerSizeOf } from './playerSize.js';
 import { deviceOfOrtbType, platformOf } from '../../ivt/userAgent.js';
@@ -130,6 +131,7 @@ export function contextOfBidRequest(
     appBundle: query.appBundle,
     domain: query.domain,
     iabCategories: categoriesOfBidRequest(place, obj(place.content)),
+    keyValues: keyValuesOfBidRequest(req, imp),
     now,
     userId: userIdOf(req, conn),
     partnerUids: partnerUidsOf(req, conn),

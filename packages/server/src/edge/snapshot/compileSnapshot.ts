@@ -5,6 +5,7 @@ import {
   parseCreativeRow,
   parseCreListRow,
   parseDealRow,
+  parseIpListRow,
   parseIvtRow,
   parseSdkAppRow,
   parsePubListRow,
@@ -157,6 +158,7 @@ export class SnapshotCompiler {
       applists,
       publists,
       crelists,
+      iplists,
       sups,
       adexchanges,
       deals,
@@ -174,6 +176,7 @@ export class SnapshotCompiler {
       r.applists.load(db, sink),
       r.publists.load(db, sink),
       r.crelists.load(db, sink),
+      r.iplists.load(db, sink),
       r.sups.load(db, sink),
       r.adexchanges.load(db, sink),
       r.deals.load(db, sink),
@@ -188,7 +191,10 @@ export class SnapshotCompiler {
     const floorTablesKey = [...floorTables].map(([id, t]) => `${id}@${t.computedAt}`).join(',');
     // why each row is set aside, recorded by the compile functions as they decide (setAside.ts)
     const setAside = newSetAside();
-    const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
+    const compiledTargetings = compileTargetings(
+      { targetings, applists, publists, crelists, iplists },
+      this.kept.targetings,
+    );
     const targetingsChanged = changedKeys(this.lastTargetings, compiledTargetings);
     this.lastTargetings = compiledTargetings;
     const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives, setAside.creatives);
@@ -351,6 +357,7 @@ function parsedRowsOf(clock: Clock, campaignColumns: CampaignColumns) {
     applists: new ParsedRows('applists', parseAppListRow, clock),
     publists: new ParsedRows('publists', parsePubListRow, clock),
     crelists: new ParsedRows('crelists', parseCreListRow, clock),
+    iplists: new ParsedRows('iplists', parseIpListRow, clock),
     sups: new ParsedRows('sups', parseSupplierRow, clock),
     adexchanges: new ParsedRows('adexchanges', parseAdExchangeRow, clock),
     deals: new ParsedRows('deals', parseDealRow, clock),

@@ -4,11 +4,13 @@ import { buildRequestContext } from '../request/context.js';
 import { nextBit } from './bitset.js';
 import { CampaignIndex } from './campaignIndex.js';
 import { type CompiledTargeting, compileTargeting, refusal, targetingMiss } from './compiledTargeting.js';
+import { compileIpList } from './ipLists.js';
 
 const LISTS = {
   apps: new Map([[7, ['com.example.tv', 'com.example.news']]]),
   publishers: new Map(),
   creatives: new Map(),
+  ips: new Map([[9, compileIpList(9, 'Office', ['1.1.1.0/24', '2001:db8::/32'])]]),
 };
 const NOW = Date.UTC(2026, 10, 23, 14, 30); // a Monday, 14:30 UTC
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
@@ -30,6 +32,11 @@ const RAW_RULES: object[] = [
   { iabCategories: { mode: 'include', values: ['IAB2', 'IAB7-1'] }, countries: { mode: 'include', values: ['US'] } },
   { appLists: { mode: 'include', ids: [7] } },
   { appLists: { mode: 'exclude', ids: [7] } },
+  { ipLists: { mode: 'include', ids: [9] } },
+  { ipLists: { mode: 'exclude', ids: [9] }, devices: { mode: 'include', values: ['desktop'] } },
+  { keyValues: { mode: 'include', values: ['genre=sports', 'tier=gold'] } },
+  { keyValues: { mode: 'include', values: ['genre=sports', 'genre=news'] } },
+  { keyValues: { mode: 'exclude', values: ['genre=news'] }, countries: { mode: 'include', values: ['US'] } },
 ];
 const RULES = RAW_RULES.map((r, i) => compileTargeting(i, TargetingRules.parse(r), LISTS));
 /** The rules that target IAB categories alone, by position. */
@@ -60,8 +67,10 @@ describe('campaign index', () => {
     }));
     const index = new CampaignIndex(items, (c) => c.targeting);
     const contexts = [];
-    for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1', '24.24.24.24']) {
-      for (const ua of UAS) {
+    for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1', '24.24.24.24', '2001:db8::5']) {
+      for (const [ua, kv] of UAS.flatMap((u) =>
+        ['', 'genre=sports', 'genre=sports&tier=gold', 'genre=news&tier=gold'].map((k) => [u, k] as const),
+      )) {
         for (const [w, cat, app] of [
           ['320', 'IAB17', ''],
           ['1280', '', 'com.example.tv'],
@@ -76,7 +85,7 @@ describe('campaign index', () => {
           for (const now of [NOW, NOW - 86_400_000, NOW + 2 * 3_600_000 - 14 * 3_600_000]) {
             contexts.push(
               buildRequestContext(
-                { ip, w: w!, content_cat: cat!, app_bundle: app! },
+                { ip, w: w!, content_cat: cat!, app_bundle: app!, kv },
                 { remoteAddress: '', userAgent: ua },
                 now,
               ),
@@ -102,6 +111,63 @@ describe('campaign index', () => {
         expect(index.candidates(ctx).map((c) => c.id)).toEqual(expected);
         expect(index.passing(ctx).count).toBe(expected.length);
       }
+    }
+  });
+});
+
+describe('city, metro and postal code targeting', () => {
+  const RAW: object[] = [
+    { cities: { mode: 'include', values: ['US-CA:Mountain View', 'GB:London'] } },
+    { cities: { mode: 'exclude', values: ['US:Mountain View'] } },
+    { metros: { mode: 'include', values: ['807'] } },
+    { metros: { mode: 'exclude', values: ['501'] } },
+    { postalCodes: { mode: 'include', values: ['US:94043'] } },
+    { postalCodes: { mode: 'exclude', values: ['GB:E1'] } },
+  ];
+  const rules = RAW.map((r, i) => compileTargeting(i, TargetingRules.parse(r), LISTS));
+  const base = buildRequestContext({ ip: '8.8.8.8' }, { remoteAddress: '', userAgent: UAS[0]! }, NOW);
+  const PLACES = {
+    unknown: undefined,
+    mountainView: {
+      city: 'Mountain View',
+      cityKeys: ['us:mountain view', 'us-ca:mountain view'],
+      metro: '807',
+      postalKey: 'us:94043',
+    },
+    london: { city: 'London', cityKeys: ['gb:london', 'gb-eng:london'], metro: '', postalKey: 'gb:e1' },
+    newYorkMetro: { city: '', cityKeys: [], metro: '501', postalKey: 'us:10001' },
+  };
+  const ctxAt = (place: (typeof PLACES)[keyof typeof PLACES]) => ({
+    ...base,
+    geo: { ...base.geo, ...(place && { place }) },
+  });
+
+  it('matches the city with or without its region, the metro and the postal code; an unknown place fails an include', () => {
+    const passing = (place: (typeof PLACES)[keyof typeof PLACES]) =>
+      rules.filter((t) => refusal(t, ctxAt(place)) === null).map((t) => t.id);
+    expect(passing(PLACES.unknown)).toEqual([1, 3, 5]);
+    expect(passing(PLACES.mountainView)).toEqual([0, 2, 3, 4, 5]);
+    expect(passing(PLACES.london)).toEqual([0, 1, 3]);
+    expect(passing(PLACES.newYorkMetro)).toEqual([1, 5]);
+    expect(refusal(rules[0]!, ctxAt(PLACES.unknown))).toBe('city');
+    expect(refusal(rules[2]!, ctxAt(PLACES.london))).toBe('metro');
+    expect(refusal(rules[4]!, ctxAt(PLACES.london))).toBe('postal_code');
+    expect(targetingMiss(rules[1]!, ctxAt(PLACES.mountainView), 'city')).toEqual({
+      rule: 'city',
+      include: false,
+      values: ['us:mountain view'],
+      more: 0,
+      viewer: 'us-ca:mountain view',
+    });
+  });
+
+  it('the index passes what the rules pass, place by place', () => {
+    const index = new CampaignIndex(rules, (x) => x);
+    for (const place of Object.values(PLACES)) {
+      const ctx = ctxAt(place);
+      expect(index.candidates(ctx).map((t) => t.id)).toEqual(
+        rules.filter((t) => refusal(t, ctx) === null).map((t) => t.id),
+      );
     }
   });
 });

@@ -1,20 +1,33 @@
 import { iabParentOf } from '../request/contentCategories.js';
 import { type RequestContext } from '../request/context.js';
+import { NO_KEY_VALUES } from '../request/keyValues.js';
 import { andNot, Bitset, countBits, narrow, nextBit, or } from './bitset.js';
 import { type TargetingMiss } from '@adplane/shared';
-import { type CodeSet, type CompiledTargeting, hourOfWeek, targetingMiss } from './compiledTargeting.js';
+import {
+  cityKeysOf,
+  type CodeSet,
+  type CompiledTargeting,
+  hourOfWeek,
+  type IpListRule,
+  targetingMiss,
+} from './compiledTargeting.js';
+import { type IpList, ipListHas, parseViewerAddress } from './ipLists.js';
 
 /**
  * Inverted bit sets over one tenant's campaigns, per targeting dimension, so that finding the
  * campaigns a request may see costs a few word-wise ANDs instead of a scan: for each dimension,
  * `any` holds the campaigns with no include rule there, `include[v]` those that include v and
- * `exclude[v]` those that exclude v. Indexed: country (with regions), US state, device, OS,
- * browser, TV family, player size, day-part (the hour of the week), IAB content category and app
- * bundle. A request has several IAB categories, and a rule on a tier-1 category also matches its
- * sub-categories: a request passes `any`, or `include[v]` for one of its categories or their
- * tier-1 parents, and no `exclude[v]` of those. What the index cannot decide alone (publisher
- * lists, which match a domain or a bundle; flight, budget, creatives) is checked on the campaigns
- * that survive, best bid first.
+ * `exclude[v]` those that exclude v. Indexed: country (with regions), US state, city, metro,
+ * postal code, IP list, device, OS, browser, TV family, player size, day-part (the hour of the
+ * week), key-values, IAB content category and app bundle. A request has several IAB categories,
+ * and a rule on a tier-1 category also matches its sub-categories: a request passes `any`, or
+ * `include[v]` for one of its categories or their tier-1 parents, and no `exclude[v]` of those.
+ * Cities (a city has two spellings: with and without its region) and IP lists (the lists the
+ * viewer's address is in, each list asked once per request, never once per campaign) are read the
+ * same way. Key-values include by key: each key some rule includes has its own `any` and
+ * `include[pair]`, so that a rule naming two keys needs a pair of each. What the index cannot decide
+ * alone (publisher lists, which match a domain or a bundle; flight, budget, creatives) is checked
+ * on the campaigns that survive, best bid first.
  */
 interface DimensionIndex {
   any: Bitset;
@@ -25,20 +38,28 @@ interface DimensionIndex {
 type Dimension =
   | 'country'
   | 'usState'
+  | 'city'
+  | 'metro'
+  | 'postalCode'
+  | 'ipList'
   | 'device'
   | 'os'
   | 'browser'
   | 'tvFamily'
   | 'playerSize'
   | 'dayPart'
+  | 'keyValue'
   | 'iabCategory'
   | 'appBundle';
+/** Dimensions of several values per request, each narrowed its own way (narrowDimension). */
+type MultiDimension = 'city' | 'ipList' | 'keyValue' | 'iabCategory';
 /** Dimensions of one value per request. */
-type SingleDimension = Exclude<Dimension, 'iabCategory'>;
+type SingleDimension = Exclude<Dimension, MultiDimension>;
 /** Dimensions whose values repeat all day: their passing set is cached by those values (and by the request's categories). */
 const CACHED: SingleDimension[] = [
   'country',
   'usState',
+  'metro',
   'device',
   'os',
   'browser',
@@ -46,20 +67,28 @@ const CACHED: SingleDimension[] = [
   'playerSize',
   'dayPart',
 ];
-/** App bundles are too many to cache by: narrowed per request, and only when some campaign has an app list. */
-const PER_REQUEST: SingleDimension = 'appBundle';
-const DIMENSIONS: Dimension[] = [...CACHED, 'iabCategory', PER_REQUEST];
+/**
+ * Too many values to cache by (app bundles, postal codes, cities, addresses, key-values): narrowed
+ * per request, and only those some campaign of the tenant has a rule on.
+ */
+const PER_REQUEST: readonly Dimension[] = ['appBundle', 'postalCode', 'city', 'ipList', 'keyValue'];
+const DIMENSIONS: Dimension[] = [...CACHED, 'iabCategory', ...PER_REQUEST];
 
 /** Each dimension's rule as a refusal names it (compiledTargeting.ts refusal), in the order refusal checks them. */
 const RULE_OF: readonly (readonly [Dimension, string])[] = [
   ['country', 'country'],
   ['usState', 'geo'],
+  ['city', 'city'],
+  ['metro', 'metro'],
+  ['postalCode', 'postal_code'],
+  ['ipList', 'ip_list'],
   ['device', 'device'],
   ['os', 'os'],
   ['browser', 'browser'],
   ['tvFamily', 'tv_family'],
   ['playerSize', 'player_size'],
   ['appBundle', 'app_list'],
+  ['keyValue', 'key_value'],
   ['iabCategory', 'iab_category'],
   ['dayPart', 'day_part'],
 ];
@@ -81,6 +110,17 @@ function dayPartRule(grid: NonNullable<CompiledTargeting['dayParts']>): CodeSet 
   return rule;
 }
 
+/** An IP list's key in the index: its id. */
+const ipListKey = (list: IpList): string => String(list.id);
+
+/** An IP list rule as the lists' keys, once per rule (kept with its compiled targeting). */
+const ipListRules = new WeakMap<IpListRule, CodeSet>();
+function ipListCodes(rule: IpListRule): CodeSet {
+  let codes = ipListRules.get(rule);
+  if (!codes) ipListRules.set(rule, (codes = { include: rule.include, values: new Set(rule.lists.map(ipListKey)) }));
+  return codes;
+}
+
 function ruleOf(t: CompiledTargeting | null, d: Dimension): CodeSet | null {
   if (!t) return null;
   switch (d) {
@@ -90,6 +130,17 @@ function ruleOf(t: CompiledTargeting | null, d: Dimension): CodeSet | null {
     case 'usState':
       if (t.geo.statesInclude.size) return { include: true, values: t.geo.statesInclude };
       return t.geo.statesExclude.size ? { include: false, values: t.geo.statesExclude } : null;
+    case 'city':
+      return t.cities;
+    case 'metro':
+      return t.metros;
+    case 'postalCode':
+      return t.postalCodes;
+    case 'ipList':
+      return t.ipLists ? ipListCodes(t.ipLists) : null;
+    case 'keyValue':
+      // the exclude side; an include rule is indexed by key (kvByKey)
+      return t.keyValues && !t.keyValues.include ? t.keyValues : null;
     case 'dayPart':
       return t.dayParts ? dayPartRule(t.dayParts) : null;
     case 'iabCategory':
@@ -116,6 +167,10 @@ function valueOf(ctx: RequestContext, d: SingleDimension): string {
     case 'usState':
       // a state rule only passes US addresses (shared passesGeo)
       return ctx.geo.country === 'US' ? ctx.geo.usState : '';
+    case 'metro':
+      return ctx.geo.place?.metro ?? '';
+    case 'postalCode':
+      return ctx.geo.place?.postalKey ?? '';
     case 'dayPart':
       return HOURS_OF_WEEK[hourOfWeek(ctx.now)]!;
     case 'appBundle':
@@ -137,9 +192,15 @@ export class CampaignIndex<T> {
   private readonly dims = new Map<Dimension, DimensionIndex>();
   private readonly all: Bitset;
   private readonly passingCache = new Map<string, { words: Uint32Array; count: number }>();
-  /** Whether any campaign has an app list (else the per-request narrowing is skipped). */
-  private readonly appRules: boolean;
+  /** The per-request dimensions some campaign has a rule on (the others are skipped). */
+  private readonly perRequest: Dimension[];
   private readonly categories: DimensionIndex;
+  /** Key-value include rules, by key: `any` those without an include rule on the key. */
+  private readonly kvByKey = new Map<string, DimensionIndex>();
+  /** The IP lists the campaigns' rules name, each asked once per request; which held the address (scratch). */
+  private readonly ipLists: IpList[];
+  private readonly ipKeys: string[];
+  private readonly ipHits: Uint8Array;
   /** Where a request's categories are combined (one at a time: passing() runs to its end synchronously). */
   private readonly scratch: Uint32Array;
   /** Positions by name (byName), made on the first traced request. */
@@ -170,8 +231,40 @@ export class CampaignIndex<T> {
       });
       this.dims.set(d, index);
     }
-    const apps = this.dims.get(PER_REQUEST)!;
-    this.appRules = apps.include.size > 0 || apps.exclude.size > 0;
+    const lists = new Map<number, IpList>();
+    items.forEach((item, i) => {
+      const t = targetingOf(item);
+      for (const list of t?.ipLists?.lists ?? []) lists.set(list.id, list);
+      if (!t?.keyValues?.include) return;
+      for (const [key, pairs] of t.keyValues.byKey) {
+        let index = this.kvByKey.get(key);
+        if (!index) {
+          index = { any: new Bitset(n), include: new Map(), exclude: new Map() };
+          this.kvByKey.set(key, index);
+        }
+        for (const pair of pairs) {
+          let b = index.include.get(pair);
+          if (!b) index.include.set(pair, (b = new Bitset(n)));
+          b.set(i);
+        }
+      }
+    });
+    // `any` of a key: the campaigns whose include rule does not name it
+    for (const index of this.kvByKey.values()) {
+      const named = new Uint32Array(this.all.words.length);
+      for (const b of index.include.values()) or(named, b.words);
+      index.any.words.set(this.all.words);
+      andNot(index.any.words, named);
+    }
+    this.ipLists = [...lists.values()];
+    this.ipKeys = this.ipLists.map(ipListKey);
+    this.ipHits = new Uint8Array(this.ipLists.length);
+    // a dimension narrows when some campaign is not in its `any` (an include rule, even one whose
+    // lists are all paused: it passes nobody) or excludes something
+    this.perRequest = PER_REQUEST.filter((d) => {
+      const index = this.dims.get(d)!;
+      return index.exclude.size > 0 || countBits(index.any.words) < n || (d === 'keyValue' && this.kvByKey.size > 0);
+    });
     this.categories = this.dims.get('iabCategory')!;
     this.scratch = new Uint32Array(this.all.words.length);
   }
@@ -195,10 +288,58 @@ export class CampaignIndex<T> {
       if (this.passingCache.size >= PASSING_CACHE_LIMIT) this.passingCache.clear();
       this.passingCache.set(key, hit);
     }
-    if (!this.appRules) return hit;
+    if (!this.perRequest.length) return hit;
     const words = new Uint32Array(hit.words);
-    this.narrowBy(words, PER_REQUEST, valueOf(ctx, PER_REQUEST));
+    for (const d of this.perRequest) this.narrowDimension(words, d, ctx);
     return { words, count: countBits(words) };
+  }
+
+  /** words AND what the request passes of dimension `d`. */
+  private narrowDimension(words: Uint32Array, d: Dimension, ctx: RequestContext): void {
+    switch (d) {
+      case 'iabCategory':
+        return this.narrowByCategories(words, ctx.iabCategories);
+      case 'city':
+        return this.narrowByValues(words, this.dims.get('city')!, cityKeysOf(ctx));
+      case 'ipList':
+        return this.narrowByIpLists(words, ctx.ip);
+      case 'keyValue': {
+        const pairs = ctx.keyValues ?? NO_KEY_VALUES;
+        this.narrowByValues(words, this.dims.get('keyValue')!, pairs);
+        for (const index of this.kvByKey.values()) this.narrowByValues(words, index, pairs);
+        return;
+      }
+      default:
+        return this.narrowBy(words, d, valueOf(ctx, d));
+    }
+  }
+
+  /** words AND (any OR include[v] for some v) AND NOT exclude[v] for every v of the request's. */
+  private narrowByValues(words: Uint32Array, index: DimensionIndex, values: readonly string[]): void {
+    if (!values.length) {
+      narrow(words, index.any.words, undefined, undefined);
+      return;
+    }
+    const pass = this.scratch;
+    pass.set(index.any.words);
+    for (let i = 0; i < values.length; i++) or(pass, index.include.get(values[i]!)?.words);
+    for (let i = 0; i < values.length; i++) andNot(pass, index.exclude.get(values[i]!)?.words);
+    narrow(words, pass, undefined, undefined);
+  }
+
+  /** The lists holding the viewer's address as the request's values of the IP list dimension: each list asked once. */
+  private narrowByIpLists(words: Uint32Array, address: string): void {
+    const { any, include, exclude } = this.dims.get('ipList')!;
+    const family = parseViewerAddress(address);
+    const hits = this.ipHits;
+    const pass = this.scratch;
+    pass.set(any.words);
+    for (let i = 0; i < this.ipLists.length; i++) {
+      hits[i] = ipListHas(this.ipLists[i]!, address, family) ? 1 : 0;
+      if (hits[i]) or(pass, include.get(this.ipKeys[i]!)?.words);
+    }
+    for (let i = 0; i < this.ipLists.length; i++) if (hits[i]) andNot(pass, exclude.get(this.ipKeys[i]!)?.words);
+    narrow(words, pass, undefined, undefined);
   }
 
   private narrowBy(words: Uint32Array, d: SingleDimension, v: string): void {
@@ -256,8 +397,7 @@ export class CampaignIndex<T> {
     const alone = new Map<Dimension, Uint32Array>();
     for (const [d] of RULE_OF) {
       const words = new Uint32Array(this.all.words);
-      if (d === 'iabCategory') this.narrowByCategories(words, ctx.iabCategories);
-      else this.narrowBy(words, d, valueOf(ctx, d));
+      this.narrowDimension(words, d, ctx);
       alone.set(d, words);
     }
     const out: IndexedOut<T>[] = [];

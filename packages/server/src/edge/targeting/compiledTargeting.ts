@@ -8,6 +8,8 @@ import {
 } from '@adplane/shared';
 import { iabParentOf } from '../request/contentCategories.js';
 import { type RequestContext } from '../request/context.js';
+import { NO_KEY_VALUES } from '../request/keyValues.js';
+import { type IpList, ipListHas, parseViewerAddress } from './ipLists.js';
 
 /**
  * A targeting compiled once per snapshot into sets and a 168-hour mask, matched per request with
@@ -40,15 +42,36 @@ export interface CompiledTargeting {
   /** Creative ids and advertiser domains of the referenced creative lists (checked against a creative). */
   creatives: CodeSet | null;
   playerSizes: ReadonlySet<string> | null;
+  /** Cities, `cc:city` or `cc-rr:city` in lower case (a request's `cityKeys`); MaxMind's answer alone knows the viewer's. */
+  cities: CodeSet | null;
+  /** Nielsen DMA codes (`807`). */
+  metros: CodeSet | null;
+  /** Postal codes, `cc:code` in lower case. */
+  postalCodes: CodeSet | null;
+  /** The IP lists it names (include: the viewer's address must be in one; exclude: in none). */
+  ipLists: IpListRule | null;
+  /** Key-value pairs, `key=value` in lower case: include, for each key, one of its values; exclude, none of the pairs. */
+  keyValues: KeyValueRule | null;
   /** Bit (day * 24 + hour) set when serving is allowed, in UTC: the rule's time zone is applied at compile. */
   dayParts: Uint8Array | null;
 }
 
-/** Items of the allow/block lists, by list id (kind-specific maps). */
+export interface IpListRule {
+  include: boolean;
+  lists: readonly IpList[];
+}
+
+interface KeyValueRule extends CodeSet {
+  /** Include: the rule's pairs by key (a request must carry one pair of each key). */
+  byKey: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** Items of the allow/block lists, by list id (kind-specific maps); IP lists compiled (ipLists.ts), absent: none. */
 export interface ListItems {
   apps: ReadonlyMap<number, readonly string[]>;
   publishers: ReadonlyMap<number, readonly string[]>;
   creatives: ReadonlyMap<number, readonly string[]>;
+  ips?: ReadonlyMap<number, IpList>;
 }
 
 const codeSet = (f: { mode: 'include' | 'exclude'; values: readonly string[] }): CodeSet | null =>
@@ -62,6 +85,43 @@ function listSet(
   const values = new Set<string>();
   for (const id of refs.ids) for (const item of items.get(id) ?? []) values.add(item);
   return { include: refs.mode === 'include', values };
+}
+
+/** A filter of free-text codes (cities, postal codes, key-values), matched in lower case. */
+const lowerSet = (f: { mode: 'include' | 'exclude'; values: readonly string[] }): CodeSet | null =>
+  f.values.length ? { include: f.mode === 'include', values: new Set(f.values.map((v) => v.toLowerCase())) } : null;
+
+function ipListRule(
+  refs: { mode: 'include' | 'exclude'; ids: readonly number[] },
+  lists: ListItems['ips'],
+): IpListRule | null {
+  if (!refs.ids.length) return null;
+  const named: IpList[] = [];
+  for (const id of refs.ids) {
+    const list = lists?.get(id);
+    if (list) named.push(list);
+  }
+  return { include: refs.mode === 'include', lists: named };
+}
+
+/** A pair as requests spell it: key and value trimmed, in lower case (request/keyValues.ts). */
+const pairOf = (p: string): string => {
+  const eq = p.indexOf('=');
+  return `${p.slice(0, eq).trim()}=${p.slice(eq + 1).trim()}`.toLowerCase();
+};
+
+function keyValueRule(f: { mode: 'include' | 'exclude'; values: readonly string[] }): KeyValueRule | null {
+  const set = lowerSet({ mode: f.mode, values: f.values.map(pairOf) });
+  if (!set) return null;
+  const byKey = new Map<string, Set<string>>();
+  if (set.include)
+    for (const pair of set.values) {
+      const key = pair.slice(0, pair.indexOf('='));
+      let values = byKey.get(key);
+      if (!values) byKey.set(key, (values = new Set()));
+      values.add(pair);
+    }
+  return { ...set, byKey };
 }
 
 function dayPartMask(d: TargetingRules['dayParting']): Uint8Array | null {
@@ -91,6 +151,11 @@ export function compileTargeting(id: number, rules: TargetingRules, lists: ListI
     publishers: listSet(rules.pubLists, lists.publishers),
     creatives: listSet(rules.creLists, lists.creatives),
     playerSizes: rules.playerSizes.length ? new Set(rules.playerSizes) : null,
+    cities: lowerSet(rules.cities),
+    metros: codeSet(rules.metros),
+    postalCodes: lowerSet(rules.postalCodes),
+    ipLists: ipListRule(rules.ipLists, lists.ips),
+    keyValues: keyValueRule(rules.keyValues),
     dayParts: dayPartMask(rules.dayParting),
   };
 }
@@ -117,6 +182,36 @@ function passesCategories(set: CodeSet | null, categories: readonly string[]): b
   return !set.include;
 }
 
+/** A rule passes a request with several values (a city's two spellings): include needs one in the rule, exclude none. */
+function passesAny(set: CodeSet | null, values: readonly string[]): boolean {
+  if (!set) return true;
+  for (let i = 0; i < values.length; i++) if (set.values.has(values[i]!)) return set.include;
+  return !set.include;
+}
+
+/** Whether the viewer's address is in one of the rule's lists ('' and lists that are not live: in none). */
+function inIpLists(rule: IpListRule, address: string): boolean {
+  const family = parseViewerAddress(address);
+  for (const list of rule.lists) if (ipListHas(list, address, family)) return true;
+  return false;
+}
+
+/** Include: for each key the rule names, one of its pairs among the request's; exclude: none of its pairs. */
+function passesKeyValues(rule: KeyValueRule | null, pairs: readonly string[]): boolean {
+  if (!rule) return true;
+  if (!rule.include) return passesAny(rule, pairs);
+  for (const values of rule.byKey.values()) {
+    let hit = false;
+    for (let i = 0; i < pairs.length && !hit; i++) hit = values.has(pairs[i]!);
+    if (!hit) return false;
+  }
+  return true;
+}
+
+/** The request's city as city rules match it (`cc:city`, `cc-rr:city`); none without a MaxMind City answer. */
+const NO_CITY: readonly string[] = Object.freeze([]);
+export const cityKeysOf = (ctx: RequestContext): readonly string[] => ctx.geo.place?.cityKeys ?? NO_CITY;
+
 /** Monday = 0 hour-of-week in UTC. */
 export function hourOfWeek(now: number): number {
   const d = new Date(now);
@@ -128,6 +223,10 @@ export function refusal(t: CompiledTargeting, ctx: RequestContext): string | nul
   if (!passesGeo(t.geo, ctx.geo.country || null, ctx.geo.usState || null)) {
     return t.geo.statesInclude.size || t.geo.statesExclude.size ? 'geo' : 'country';
   }
+  if (!passesAny(t.cities, cityKeysOf(ctx))) return 'city';
+  if (!passesSet(t.metros, ctx.geo.place?.metro ?? '')) return 'metro';
+  if (!passesSet(t.postalCodes, ctx.geo.place?.postalKey ?? '')) return 'postal_code';
+  if (t.ipLists && inIpLists(t.ipLists, ctx.ip) !== t.ipLists.include) return 'ip_list';
   if (!passesSet(t.devices, ctx.platform.device)) return 'device';
   if (!passesSet(t.os, ctx.platform.os)) return 'os';
   if (!passesSet(t.browsers, ctx.platform.browser)) return 'browser';
@@ -140,6 +239,7 @@ export function refusal(t: CompiledTargeting, ctx: RequestContext): string | nul
     !(ctx.appBundle && passesSet(t.publishers, ctx.appBundle))
   )
     return 'publisher_list';
+  if (!passesKeyValues(t.keyValues, ctx.keyValues ?? NO_KEY_VALUES)) return 'key_value';
   if (!passesCategories(t.iabCategories, ctx.iabCategories)) return 'iab_category';
   if (t.dayParts && !t.dayParts[hourOfWeek(ctx.now)]) return 'day_part';
   return null;
@@ -180,6 +280,20 @@ export function targetingMiss(t: CompiledTargeting, ctx: RequestContext, rule: s
         ? missOf('geo', { include: true, values: t.geo.statesInclude }, state)
         : missOf('geo', { include: false, values: t.geo.statesExclude }, state);
     }
+    case 'city': {
+      const place = geo.place;
+      return missOf(rule, t.cities!, place?.city ? place.cityKeys[place.cityKeys.length - 1]! : '');
+    }
+    case 'metro':
+      return missOf(rule, t.metros!, geo.place?.metro ?? '');
+    case 'postal_code':
+      return missOf(rule, t.postalCodes!, geo.place?.postalKey ?? '');
+    case 'ip_list': {
+      const { include, lists } = t.ipLists!;
+      return missOf(rule, { include, values: new Set(lists.map((l) => l.name)) }, ctx.ip);
+    }
+    case 'key_value':
+      return missOf(rule, t.keyValues!, (ctx.keyValues ?? NO_KEY_VALUES).join(','));
     case 'device':
       return missOf(rule, t.devices!, platform.device);
     case 'os':

@@ -25,6 +25,7 @@ import { passwordResetsSignInLog } from './0014_password_resets_sign_in_log.js';
 import { alerts } from './0016_alerts.js';
 import { outboxReportSchedules } from './0015_outbox_report_schedules.js';
 import { twoFactor } from './0017_two_factor.js';
+import { ipLists } from './0021_ip_lists.js';
 import { dynamicFloors } from './0019_dynamic_floors.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -42,6 +43,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0016_alerts': alerts,
   '0015_outbox_report_schedules': outboxReportSchedules,
   '0017_two_factor': twoFactor,
+  '0021_ip_lists': ipLists,
   '0019_dynamic_floors': dynamicFloors,
 };
 

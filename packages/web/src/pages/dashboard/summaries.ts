@@ -12,6 +12,7 @@ export const PAGE_SUMMARIES: Record<string, string> = {
   '/subpublishers': 'Publishers reselling your supply',
   '/suppliers': 'Supply partners that send bid requests',
   '/applists': 'Allow and block lists of app bundles',
+  '/iplists': "Allow and block lists of viewers' addresses",
   '/targetings': 'Reusable geo, device and content targeting',
   '/ivts': "Invalid-traffic vendors' pixels, pre- and post-bid",
   '/crelists': 'Lists of creatives for targeting',

@@ -13,12 +13,15 @@ const FORMS = {
   applists: makeListForm('applists'),
   publists: makeListForm('publists'),
   crelists: makeListForm('crelists'),
+  iplists: makeListForm('iplists'),
 };
 
 const INTRO: Record<ListKind, string> = {
   applists: 'Apps to allow or block: a targeting includes or excludes these lists.',
   publists: 'Publishers to allow or block: a targeting includes or excludes these lists.',
   crelists: 'Creatives and advertiser domains to allow or block: a targeting includes or excludes these lists.',
+  iplists:
+    "Viewers' addresses to allow or block (an office, a household, a partner's servers): a targeting includes or excludes these lists.",
 };
 
 const itemsOf = (row: ResourceRow): string[] => (Array.isArray(row.items) ? (row.items as string[]) : []);
@@ -62,7 +65,7 @@ export function CreativeEntries({ items }: { items: string[] }) {
   );
 }
 
-/** /applists, /publists, /crelists: the allow/block lists of one kind. */
+/** /applists, /publists, /crelists, /iplists: the allow/block lists of one kind. */
 export function AllowListPage({ kind }: { kind: ListKind }) {
   const def = RESOURCES[kind];
   const user = useUser();

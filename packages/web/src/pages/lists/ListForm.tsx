@@ -29,6 +29,12 @@ export const LIST_TEXT: Record<ListKind, { entries: string; one: string; help: s
     help: 'One entry per line: a creative id or an advertiser domain (brand.com).',
     placeholder: 'cr-1001\nbrand.example.com',
   },
+  iplists: {
+    entries: 'Addresses',
+    one: 'address',
+    help: "One entry per line: an IPv4 or IPv6 address (203.0.113.7, 2001:db8::1) or a CIDR range (198.51.100.0/24, 2001:db8::/32). A targeting matches the viewer's address against them.",
+    placeholder: '203.0.113.7\n198.51.100.0/24\n2001:db8::/32',
+  },
 };
 
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -263,6 +263,21 @@ describe('what was set aside, in words', () => {
     expect(missText(miss({ rule: 'day_part', values: [], viewer: 'Sat 03:00 UTC' }))).toBe(
       'day-parting: not served at this hour (Sat 03:00 UTC)',
     );
+    expect(missText(miss({ rule: 'ip_list', include: false, values: ['Office'], viewer: '198.51.100.9' }))).toBe(
+      "IP list Office excluded; the viewer's address is 198.51.100.9",
+    );
+    expect(missText(miss({ rule: 'key_value', values: ['genre=sports', 'tier=gold'], viewer: 'genre=news' }))).toBe(
+      'key-value genre=sports, tier=gold only; the request says genre=news',
+    );
+    expect(missText(miss({ rule: 'city', values: ['us-ca:mountain view'], viewer: '' }))).toBe(
+      "city us-ca:mountain view only; the viewer's city is not known",
+    );
+    expect(missText(miss({ rule: 'metro', values: ['807'], viewer: '501' }))).toBe(
+      "metro 807 only; the viewer's metro is 501",
+    );
+    expect(missText(miss({ rule: 'postal_code', values: ['us:94043'], viewer: '' }))).toBe(
+      "postal code us:94043 only; the viewer's postal code is not known",
+    );
   });
 
   it("names a filtered source's rule, flight day and deal in words, the code kept for the API", () => {

@@ -175,6 +175,11 @@ function lostToName(lostTo: string | undefined, sources: readonly SourceFate[]):
 const RULE_LABELS: Record<string, string> = {
   country: 'country',
   geo: 'US state',
+  city: 'city',
+  metro: 'metro',
+  postal_code: 'postal code',
+  ip_list: 'IP list',
+  key_value: 'key-value',
   device: 'device',
   os: 'OS',
   browser: 'browser',
@@ -199,6 +204,12 @@ function viewerClause(m: TargetingMiss): string {
       return v ? `the player is ${v}` : "the player's size is not known";
     case 'app_list':
       return v ? `the app is ${v}` : 'the request names no app';
+    case 'city':
+      return v ? `the viewer is in ${v}` : "the viewer's city is not known";
+    case 'ip_list':
+      return v ? `the viewer's address is ${v}` : "the viewer's address is not known";
+    case 'key_value':
+      return v ? `the request says ${v.replace(/,/g, ', ')}` : 'the request has no key-values';
     case 'publisher_list':
       return v ? `the site or app is ${v}` : 'the request names no site or app';
     case 'iab_category':

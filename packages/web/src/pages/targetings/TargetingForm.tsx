@@ -11,8 +11,13 @@ import {
   US_STATES,
   countryName,
   iabCategoryLabel,
+  isCityCode,
+  isKeyValue,
+  isMetroCode,
+  isPostalCode,
   type ReferenceItem,
   type ResourceKind,
+  unknownCodes,
 } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
@@ -133,12 +138,76 @@ function Kept(_props: { value?: unknown }) {
   return null;
 }
 
+/** Free entry of codes a list cannot hold (cities, metros, postal codes, key-values): typed, pasted or separated by commas. */
+function CodesInput(props: {
+  values: string[];
+  onChange: (v: string[]) => void;
+  placeholder: string;
+  disabled?: boolean;
+  testId: string;
+}) {
+  return (
+    <Select
+      mode="tags"
+      notFoundContent={null}
+      tokenSeparators={[',', ';', '\n']}
+      value={props.values}
+      onChange={(v: string[]) => props.onChange(v.map((x) => x.trim()).filter(Boolean))}
+      placeholder={props.placeholder}
+      disabled={props.disabled}
+      style={{ width: '100%' }}
+      data-testid={props.testId}
+    />
+  );
+}
+
+/** What each free-entry filter takes, checked as the server checks it (packages/shared entities/targeting.ts). */
+const CODE_FIELDS = {
+  cities: {
+    text: 'Cities',
+    any: 'any city',
+    placeholder: 'Country and city, the state optional: US-CA:Mountain View, GB:London',
+    valid: isCityCode,
+    what: 'city (CC:City or CC-RR:City)',
+    extra:
+      'A city as MaxMind names it in English, after its country code (and region code): US-CA:Mountain View. Matched without regard to case. Cities, metros and postal codes come from the MaxMind City database the ad server is set up with; without one, no request has them, and an include refuses it.',
+  },
+  metros: {
+    text: 'Metros (DMA)',
+    any: 'any metro',
+    placeholder: 'Nielsen DMA codes: 807, 501',
+    valid: isMetroCode,
+    what: 'metro code (a Nielsen DMA code, 500-899)',
+    extra:
+      'US designated market areas by their Nielsen code: 501 New York, 803 Los Angeles, 807 San Francisco-Oakland-San Jose.',
+  },
+  postalCodes: {
+    text: 'Postal codes',
+    any: 'any postal code',
+    placeholder: 'Country and code: US:94043, CA:M5V, GB:E1',
+    valid: isPostalCode,
+    what: 'postal code (CC:code)',
+    extra: 'After the country code; MaxMind gives the first part of longer codes (CA:M5V, GB:E1).',
+  },
+  keyValues: {
+    text: 'Key-values',
+    any: 'any key-values',
+    placeholder: 'key=value: genre=sports, tier=gold',
+    valid: isKeyValue,
+    what: 'key=value pair',
+    extra:
+      "The request's custom parameters: a VAST tag's kv or cust_params (genre%3Dsports%26tier%3Dgold) or its own parameters (&genre=sports), a bid request's first-party data (imp.ext.data, site.ext.data, app.ext.data; Prebid's ortb2Imp.ext.data). Include: for each key named, the request must carry one of its values; exclude: it must carry none of the pairs. Matched without regard to case.",
+  },
+} as const;
+type CodeFieldKey = keyof typeof CODE_FIELDS;
+
 type RuleKey = keyof RulesLike;
 const TAB_RULES: Record<string, RuleKey[]> = {
-  geo: ['countries', 'regions', 'usStates'],
+  geo: ['countries', 'regions', 'usStates', 'cities', 'metros', 'postalCodes'],
   devices: ['devices', 'os', 'browsers', 'tvFamilies'],
   content: ['iabCategories', 'blockedAdCategories'],
-  lists: ['appLists', 'pubLists', 'creLists', 'playerSizes'],
+  keyvalues: ['keyValues'],
+  lists: ['appLists', 'ipLists', 'pubLists', 'creLists', 'playerSizes'],
   daypart: ['dayParting'],
 };
 
@@ -166,7 +235,48 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
   const v2v = user.config.database === 'V2V';
   const label = (text: string, key: string) => <HelpLabel label={text} help={help(`targetings.${key}`)} />;
 
-  const listField = (kind: ResourceKind, key: 'appLists' | 'pubLists' | 'creLists', text: string, any: string) => (
+  const codeField = (key: CodeFieldKey) => {
+    const f = CODE_FIELDS[key];
+    return (
+      <Form.Item
+        name={['rules', key]}
+        label={label(f.text, `rules.${key}`)}
+        extra={f.extra}
+        rules={[
+          {
+            validator: async (_r, v: { values?: string[] } | undefined) => {
+              const problem = unknownCodes(v?.values ?? [], f.valid, f.what);
+              if (problem) throw new Error(problem);
+            },
+          },
+        ]}
+      >
+        <FilterField<'values', string>
+          itemsKey="values"
+          anyText={f.any}
+          testId={`targeting-${key}`}
+          disabled={readOnly}
+        >
+          {(values, set) => (
+            <CodesInput
+              values={values}
+              onChange={set}
+              placeholder={f.placeholder}
+              disabled={readOnly}
+              testId={`targeting-${key}-input`}
+            />
+          )}
+        </FilterField>
+      </Form.Item>
+    );
+  };
+
+  const listField = (
+    kind: ResourceKind,
+    key: 'appLists' | 'pubLists' | 'creLists' | 'ipLists',
+    text: string,
+    any: string,
+  ) => (
     <Form.Item name={['rules', key]} label={label(text, `rules.${key}`)}>
       <FilterField<'ids', number> itemsKey="ids" anyText={any} testId={`targeting-${key}`} disabled={readOnly}>
         {(ids, set) => (
@@ -283,6 +393,9 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
               )}
             </FilterField>
           </Form.Item>
+          {codeField('cities')}
+          {codeField('metros')}
+          {codeField('postalCodes')}
         </>
       ),
     },
@@ -339,12 +452,19 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
       ),
     },
     {
+      key: 'keyvalues',
+      label: tabLabel('Key-values', rules, 'keyvalues'),
+      forceRender: true,
+      children: codeField('keyValues'),
+    },
+    {
       key: 'lists',
       label: tabLabel('Lists & player', rules, 'lists'),
       forceRender: true,
       children: (
         <>
           {listField('applists', 'appLists', 'App lists', 'any app')}
+          {listField('iplists', 'ipLists', 'IP lists', 'any address')}
           {v2v ? (
             listField('publists', 'pubLists', 'Publisher lists', 'any publisher')
           ) : (

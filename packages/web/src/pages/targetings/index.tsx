@@ -34,9 +34,15 @@ export default function TargetingsPage() {
   const appLists = useList('appLists').items;
   const pubLists = useList('pubLists').items;
   const creLists = useList('creLists').items;
+  const ipLists = useList('ipLists').items;
 
   const columns = useMemo<ColumnsType<ResourceRow>>(() => {
-    const names = { appLists: byId(appLists), pubLists: byId(pubLists), creLists: byId(creLists) };
+    const names = {
+      appLists: byId(appLists),
+      pubLists: byId(pubLists),
+      creLists: byId(creLists),
+      ipLists: byId(ipLists),
+    };
     return [
       {
         title: 'Rules',
@@ -58,7 +64,7 @@ export default function TargetingsPage() {
         },
       },
     ];
-  }, [appLists, pubLists, creLists]);
+  }, [appLists, pubLists, creLists, ipLists]);
 
   return (
     <ResourceListPage

@@ -29,6 +29,8 @@ export type RulesLike = Partial<Omit<TargetingRules, 'dayParting'>> & {
 const SHOWN = 3;
 const PLAYER_SHORT: Record<string, string> = { small: 'Small', medium: 'Medium', large: 'Large', xlarge: 'XL' };
 const regionShort = (id: string) => (id === 'MINA' ? 'MENA' : id);
+/** `US-CA:Mountain View` -> `Mountain View`, `US:94043` -> `94043`. */
+const afterColon = (v: string) => v.slice(v.indexOf(':') + 1);
 const nameOf = (map: ReadonlyMap<string, { name: string }>) => (id: string) => map.get(id)?.name ?? id;
 
 function shortList(values: readonly string[], label: (v: string) => string): string {
@@ -44,16 +46,22 @@ const FILTERS: { key: keyof RulesLike; label: string; short: (v: string) => stri
   { key: 'countries', label: 'Countries', short: (v) => v },
   { key: 'regions', label: 'Regions', short: regionShort },
   { key: 'usStates', label: 'US states', short: (v) => v },
+  { key: 'cities', label: 'Cities', short: afterColon },
+  { key: 'metros', label: 'Metros', short: (v) => v },
+  { key: 'postalCodes', label: 'Postal codes', short: afterColon },
   { key: 'devices', label: 'Devices', short: nameOf(DEVICE_TYPE_BY_ID) },
   { key: 'os', label: 'OS', short: nameOf(OPERATING_SYSTEM_BY_ID) },
   { key: 'browsers', label: 'Browsers', short: nameOf(BROWSER_FAMILY_BY_ID) },
   { key: 'tvFamilies', label: 'TV', short: nameOf(SMART_TV_FAMILY_BY_ID) },
   { key: 'iabCategories', label: 'IAB', short: (v) => v, count: true },
+  { key: 'keyValues', label: 'Key-values', short: (v) => v },
 ];
-const LISTS: { key: 'appLists' | 'pubLists' | 'creLists'; label: string; long: string }[] = [
+type ListKey = 'appLists' | 'pubLists' | 'creLists' | 'ipLists';
+const LISTS: { key: ListKey; label: string; long: string }[] = [
   { key: 'appLists', label: 'App lists', long: 'app lists' },
   { key: 'pubLists', label: 'Publisher lists', long: 'publisher lists' },
   { key: 'creLists', label: 'Creative lists', long: 'creative lists' },
+  { key: 'ipLists', label: 'IP lists', long: 'IP lists' },
 ];
 
 /** The parts of the one-line summary, in the order of the form. */
@@ -101,6 +109,10 @@ const LONG: Record<string, { what: string; label: (v: string) => string }> = {
   countries: { what: 'countries', label: countryName },
   regions: { what: 'regions', label: (v) => REGION_BY_ID.get(v)?.name ?? countryName(v) },
   usStates: { what: 'US states', label: nameOf(US_STATE_BY_ID) },
+  cities: { what: 'cities', label: (v) => v },
+  metros: { what: 'metros (Nielsen DMA)', label: (v) => v },
+  postalCodes: { what: 'postal codes', label: (v) => v },
+  keyValues: { what: 'key-values', label: (v) => v },
   devices: { what: 'devices', label: nameOf(DEVICE_TYPE_BY_ID) },
   os: { what: 'operating systems', label: nameOf(OPERATING_SYSTEM_BY_ID) },
   browsers: { what: 'browsers', label: nameOf(BROWSER_FAMILY_BY_ID) },
@@ -111,7 +123,7 @@ const LONG: Record<string, { what: string; label: (v: string) => string }> = {
 /** The tooltip of the summary: one full sentence per rule ('Exclude IAB categories: Automotive (all 22), ...'). */
 export function describeTargeting(
   rules: RulesLike | null | undefined,
-  listName: (kind: 'appLists' | 'pubLists' | 'creLists', id: number) => string = (_k, id) => `#${id}`,
+  listName: (kind: ListKey, id: number) => string = (_k, id) => `#${id}`,
 ): string[] {
   if (!rules) return [];
   const lines: string[] = [];
