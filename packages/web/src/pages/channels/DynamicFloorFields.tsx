@@ -130,10 +130,14 @@ export function DynamicFloorFields({ row, readOnly }: { row: ResourceRow | null;
   );
 }
 
-const cellValue = (key: string, i: number) => {
-  const v = key === '*' ? '*' : (key.split('|')[i] ?? '*');
-  return v === '*' ? 'Any' : v.toUpperCase();
-};
+const DEVICE_NAMES: Record<string, string> = { desktop: 'Desktop', mobile: 'Mobile', smarttv: 'Smart TV' };
+
+/** A key's value of field `i` as the console names it: a country's code, a device's name, "Any" for `*`. */
+function cellValue(key: string, i: number, field: DynamicFloorDimension): string {
+  const v = key.split('|')[i] ?? '*';
+  if (v === '*') return 'Any';
+  return field === 'country' ? v.toUpperCase() : (DEVICE_NAMES[v] ?? v);
+}
 
 /** The floors a saved dynamic channel's requests get now, per country and device, each with why. */
 function DynamicFloorsInForce({ channelId }: { channelId: number }) {
@@ -164,7 +168,8 @@ function DynamicFloorsInForce({ channelId }: { channelId: number }) {
     );
   const bounds = settings ? { minCpm: settings.minCpm, maxCpm: settings.maxCpm } : undefined;
   const fields = table.fields;
-  const rows = [...table.cells, table.default];
+  // the default first: what most requests of a thin channel get, on the first page whatever the table's length
+  const rows = [table.default, ...table.cells];
   const basis = (c: DynamicFloorCell) => ({
     percentile: table.percentile,
     windowHours: table.windowHours,
@@ -191,12 +196,17 @@ function DynamicFloorsInForce({ channelId }: { channelId: number }) {
           ...fields.map((f, i) => ({
             title: DIMENSION_LABELS[f],
             key: f,
-            render: (_: unknown, c: DynamicFloorCell) => (c.key === '*' ? 'Any other' : cellValue(c.key, i)),
+            width: 120,
+            // the channel's default spans the dimensions' columns
+            onCell: (c: DynamicFloorCell) => (c.key === '*' ? { colSpan: i === 0 ? fields.length : 0 } : {}),
+            render: (_: unknown, c: DynamicFloorCell) => (c.key === '*' ? 'Any other request' : cellValue(c.key, i, f)),
           })),
           {
             title: 'Floor CPM',
             key: 'floor',
+            width: 110,
             align: 'right' as const,
+            sorter: (a: DynamicFloorCell, b: DynamicFloorCell) => a.floorCpm - b.floorCpm,
             render: (_: unknown, c: DynamicFloorCell) => formatUsdMicros(c.floorCpm),
           },
           {
