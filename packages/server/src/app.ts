@@ -20,6 +20,7 @@ import { installSameOriginChecks } from './http/sameOrigin.js';
 import { EDGE_HEADERS, installSecurityHeaders, isEdgePath, setEdgeHeaders } from './http/securityHeaders.js';
 import { createAppMetrics } from './ops/metrics.js';
 import { registerOpsRoutes } from './ops/routes.js';
+import { periodicPass } from './ops/periodicPass.js';
 import { isHttpsHost, type Settings } from './settings.js';
 import { type Store } from './store/db.js';
 import { createReportLines } from './stats/reportQueue.js';
@@ -258,27 +259,30 @@ export async function buildApp({
         if (ids.length) app.log.info({ creatives: ids }, `archived ${ids.length} old creatives`);
       },
     };
-    const sweep = () =>
-      Promise.all(
-        Object.entries(jobs).map(([name, job]) =>
-          job().catch((error: unknown) => app.log.error({ err: error }, `housekeeping: ${name} failed`)),
+    const housekeeping = periodicPass(
+      () =>
+        Promise.all(
+          Object.entries(jobs).map(([name, job]) =>
+            job().catch((error: unknown) => app.log.error({ err: error }, `housekeeping: ${name} failed`)),
+          ),
         ),
-      );
-    let timer: NodeJS.Timeout | undefined;
+      [],
+      (error) => app.log.error({ err: error }, 'housekeeping failed'),
+    );
     let stopSchedules: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
-      await sweep();
-      timer = setInterval(() => void sweep(), HOUR_MS).unref();
+      await housekeeping.start(HOUR_MS);
       // the outbox's e-mails and webhooks are sent by the api role (notify/outbox.ts)
-      outbox.start();
+      void outbox.start();
       // saved reports' schedules, a run missed while no api process ran first (schedules/scheduleRunner.ts)
       stopSchedules = startScheduleLoop(app);
       // tenants' alert rules are checked by the api role, each due rule by one process (alerts/alertChecks.ts)
-      alertChecks.start();
+      void alertChecks.start();
       // dynamic channels' floors from their clearing prices, each due channel by one process (floors/dynamicFloors.ts)
-      dynamicFloors.start();
+      void dynamicFloors.start();
     });
-    app.addHook('onClose', async () => clearInterval(timer));
+    // a sweep under way ends before the stores it writes close
+    app.addHook('preClose', () => housekeeping.stop());
     // a scheduled run under way ends before the stores it writes close
     app.addHook('preClose', async () => stopSchedules?.());
     // a check under way ends before the stores it reads close

@@ -11,6 +11,7 @@ import {
 } from '../store/alerts.js';
 import { type Store } from '../store/db.js';
 import { checkRule, type Finding } from './evaluate.js';
+import { periodicPass } from '../ops/periodicPass.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,7 +24,7 @@ export interface AlertChecks {
   /** Check every rule due now (claiming each first); returns how many this process checked. */
   checkDue(): Promise<number>;
   /** Check now, then every `everyMs` (real time; each check reads the app's clock). */
-  start(everyMs?: number): void;
+  start(everyMs?: number): Promise<void>;
   /** Stop the timer and wait for a check under way. */
   stop(): Promise<void>;
 }
@@ -127,10 +128,6 @@ export async function clearEpisodesOf(app: FastifyInstance, rule: StoredAlertRul
 
 /** The alert checks of the api role: built-in rules given to new tenants, then each due rule checked once. */
 export function createAlertChecks(app: FastifyInstance): AlertChecks {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | null = null;
-  let stopped = false;
-
   async function pass(): Promise<number> {
     const now = app.clock.now();
     await ensureBuiltinRules(app.store.db, now);
@@ -147,29 +144,6 @@ export function createAlertChecks(app: FastifyInstance): AlertChecks {
     return checked;
   }
 
-  const checkDue = (): Promise<number> => {
-    // after stop, nothing more is read: the stores close next
-    if (stopped) return Promise.resolve(0);
-    // one pass at a time in a process: a call while one runs waits for it, then runs its own
-    const next = (running ?? Promise.resolve(0)).catch(() => 0).then(pass);
-    running = next.finally(() => {
-      if (running === next) running = null;
-    });
-    return next;
-  };
-
-  return {
-    checkDue,
-    start(everyMs = TICK_MS) {
-      const tick = () =>
-        void checkDue().catch((error: unknown) => app.log.error({ err: error }, 'alert checks failed'));
-      tick();
-      timer = setInterval(tick, everyMs).unref();
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  const checks = periodicPass(pass, 0, (error) => app.log.error({ err: error }, 'alert checks failed'));
+  return { checkDue: checks.run, start: (everyMs = TICK_MS) => checks.start(everyMs), stop: checks.stop };
 }

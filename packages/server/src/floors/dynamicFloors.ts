@@ -1,5 +1,6 @@
 import { type FastifyInstance } from 'fastify';
 import { computeFloorTable, RESOURCES } from '@adplane/shared';
+import { periodicPass } from '../ops/periodicPass.js';
 import { getClearingPrices } from '../stats/queries/getClearingPrices.js';
 import { bumpConfigVersion, readConfigVersion } from '../store/configVersion.js';
 import {
@@ -22,7 +23,7 @@ export interface DynamicFloorJob {
   /** Compute every dynamic channel's floors due now (claiming each first); returns how many this process computed. */
   runDue(): Promise<number>;
   /** Run now, then every `everyMs` (real time; each run reads the app's clock). */
-  start(everyMs?: number): void;
+  start(everyMs?: number): Promise<void>;
   /** Stop the timer and wait for a run under way. */
   stop(): Promise<void>;
 }
@@ -48,11 +49,6 @@ const nextFloorRun = (now: number): number => Math.floor(now / HOUR_MS) * HOUR_M
  * picks the tables up as it does any config change.
  */
 export function createDynamicFloorJob(app: FastifyInstance): DynamicFloorJob {
-  let timer: NodeJS.Timeout | undefined;
-  /** The pass under way (settled, never rejecting), null when none. */
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
   async function pass(): Promise<number> {
     const now = app.clock.now();
     const db = app.store.db;
@@ -101,34 +97,13 @@ export function createDynamicFloorJob(app: FastifyInstance): DynamicFloorJob {
     return claimed.length;
   }
 
-  const runDue = (): Promise<number> => {
-    if (stopped) return Promise.resolve(0);
-    // one pass at a time in a process: a call while one runs waits for it, then runs its own
-    const next = (running ?? Promise.resolve()).then(pass);
-    const settled = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    running = settled;
-    void settled.then(() => {
-      if (running === settled) running = null;
-    });
-    return next;
-  };
-
   const failed = (error: unknown) => app.log.error({ err: error }, 'dynamic floors: computation failed');
+  const passes = periodicPass(pass, 0, failed);
+  /** Whether this process runs the job (the api role's loop started). */
   let started = false;
-  let queued = false;
-  /** A pass after the one under way (if any); one waiting is enough for every write that asks meanwhile. */
+  /** A pass after the one under way (if any), shared by every write that asks meanwhile. */
   const soon = () => {
-    if (queued || stopped || !started) return;
-    queued = true;
-    void (running ?? Promise.resolve())
-      .then(() => {
-        queued = false;
-        return runDue();
-      })
-      .catch(failed);
+    if (started) void passes.run().catch(failed);
   };
   // a channel saved through the API is computed at once when that made it due (set to dynamic, its
   // settings changed), rather than at the next tick
@@ -143,17 +118,11 @@ export function createDynamicFloorJob(app: FastifyInstance): DynamicFloorJob {
   });
 
   return {
-    runDue,
+    runDue: passes.run,
     start(everyMs = TICK_MS) {
       started = true;
-      const tick = () => void runDue().catch(failed);
-      tick();
-      timer = setInterval(tick, everyMs).unref();
+      return passes.start(everyMs);
     },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
+    stop: passes.stop,
   };
 }

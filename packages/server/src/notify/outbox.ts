@@ -5,6 +5,7 @@ import { Agent, request } from 'undici';
 import { type Clock } from '../clock.js';
 import { guardedConnector, type OutboundPolicy } from '../http/outboundAddress.js';
 import { type Mailer } from '../mail/mailer.js';
+import { periodicPass } from '../ops/periodicPass.js';
 import {
   claimDelivery,
   deliveriesOf,
@@ -95,7 +96,7 @@ export interface Outbox {
   /** The rows of these sources, newest first. */
   of(sources: readonly string[], limit?: number): Promise<Delivery[]>;
   /** Start the loop: at once, then every `everyMs`, and soon after each enqueue. */
-  start(everyMs?: number): void;
+  start(everyMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -151,10 +152,8 @@ export function createOutbox(deps: {
   const iso = (ms: number) => new Date(ms).toISOString();
   const agent = new Agent({ connect: guardedConnector(deps.outbound), headersTimeout: WEBHOOK_TIMEOUT_MS });
   const token = randomBytes(12).toString('hex');
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | null = null;
-  let again = false;
-  let stopped = false;
+  /** Whether this process runs the loop (the api role): an enqueued row is then sent at once. */
+  let started = false;
 
   async function sendEmail(to: readonly string[], payload: StoredEmail): Promise<void> {
     const outcome = await mailer.send({
@@ -224,6 +223,8 @@ export function createOutbox(deps: {
     }
   }
 
+  const passes = periodicPass(pass, 0, (error) => log.error({ err: error }, 'outbox: delivery pass failed'));
+
   const outbox: Outbox = {
     mailOn: mailer.on,
     async enqueue(input, on = db) {
@@ -258,42 +259,20 @@ export function createOutbox(deps: {
         row = await insertDelivery(on, { ...base, kind: 'webhook', target: notice.url, payload: notice.body });
       }
       // sent soon by this process's loop (when it runs one), after the caller's transaction committed
-      if (timer && !on.isTransaction) setImmediate(() => void outbox.deliverDue().catch(() => undefined));
+      if (started && !on.isTransaction) setImmediate(() => void outbox.deliverDue().catch(() => undefined));
       return publicDelivery(row);
     },
-    deliverDue() {
-      // one pass at a time in a process; a call during a pass runs one more pass after it
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        let total = 0;
-        do {
-          again = false;
-          total += await pass();
-        } while (again && !stopped);
-        return total;
-      })().finally(() => {
-        running = null;
-      });
-      return running;
-    },
+    deliverDue: passes.run,
     async of(sources, limit) {
       return (await deliveriesOf(db, sources, limit)).map(publicDelivery);
     },
     start(everyMs = 15_000) {
-      if (timer) return;
-      const tick = () =>
-        void outbox.deliverDue().catch((error: unknown) => log.error({ err: error }, 'outbox: delivery pass failed'));
-      timer = setInterval(tick, everyMs).unref();
-      tick();
+      started = true;
+      return passes.start(everyMs);
     },
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      timer = undefined;
-      await running?.catch(() => undefined);
+      started = false;
+      await passes.stop();
       await agent.close();
     },
   };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type FastifyInstance } from 'fastify';
 import { METRIC_BY_ID, type MetricId, type ReportRequest, withPresetDates } from '@adplane/shared';
 import { backoffMs } from '../notify/outbox.js';
+import { periodicPass } from '../ops/periodicPass.js';
 import { reportContextOf } from '../stats/queries/reportContext.js';
 import { reportFilePath, writeReportFile } from '../stats/reportFiles.js';
 import { claimScheduleRun, dueSchedules, recordScheduleRun, type StoredSchedule } from '../store/reportSchedules.js';
@@ -179,19 +180,11 @@ export async function runDueSchedules(app: FastifyInstance): Promise<number> {
 
 /** The api role's schedule loop: at start (a run missed while down), then every `everyMs`. Returns its stop. */
 export function startScheduleLoop(app: FastifyInstance, everyMs = 30_000): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = runDueSchedules(app)
-      .catch((error: unknown) => app.log.error({ err: error }, 'schedules: pass failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, everyMs).unref();
-  tick();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  const passes = periodicPass(
+    () => runDueSchedules(app),
+    0,
+    (error) => app.log.error({ err: error }, 'schedules: pass failed'),
+  );
+  void passes.start(everyMs);
+  return passes.stop;
 }
