@@ -20,7 +20,7 @@ test.describe.configure({ timeout: 180_000 });
 
 const DIR = process.env.SCREENS_DIR ?? 'test-results/screens';
 
-const SSP_PAGES: ResourceKind[] = ['channels', 'tags', 'subs', 'advs', 'targetings', 'applists', 'ivts'];
+const SSP_PAGES: ResourceKind[] = ['channels', 'tags', 'subs', 'advs', 'targetings', 'applists', 'ivts', 'supplydeals'];
 const DSP_PAGES: ResourceKind[] = ['campaigns', 'creatives', 'sups', 'adexchanges', 'deals'];
 
 const WEB_CHANNEL = 'Pinecrest Sports EU - web outstream (PreBid)';

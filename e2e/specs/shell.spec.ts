@@ -24,7 +24,7 @@ function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): strin
   if (role === 'demand' || role === 'manager') {
     // the account's alerts sit beside its reports, in either mode
     links.push('/advertisers', '/applists', '/iplists', '/targetings', '/ivts', '/alerts', ...reports);
-    if (mode === 'ssp') links.push('/tags', '/channels', '/subpublishers');
+    if (mode === 'ssp') links.push('/tags', '/channels', '/subpublishers', '/supply-deals');
     else links.push('/creatives', '/campaigns', '/adexchanges', '/suppliers', '/deals');
     if (edition === 'V2V') links.push('/crelists', '/publists');
     if (edition === 'CTVMediaV2V') links.push('/log');

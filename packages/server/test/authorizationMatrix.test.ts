@@ -24,6 +24,7 @@ const TENANT_KINDS: ResourceKind[] = [
   'creatives',
   'adexchanges',
   'deals',
+  'supplydeals',
   'targetings',
   'applists',
   'publists',

@@ -63,6 +63,16 @@ export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
       };
     case 'deals':
       return { name: `PMP ${n}`, dealId: `DEAL-${n}`, floorCpm: 15_000_000, auctionType: 1, buyerSeats: ['seat-a'] };
+    case 'supplydeals':
+      return {
+        name: `CTV sports PMP ${n}`,
+        dealId: `SSP-DEAL-${n}`,
+        floorCpm: 12_000_000,
+        auctionType: 2,
+        privateAuction: false,
+        buyerSeats: ['dsp-seat-7'],
+        advertiserDomains: ['brand.example.com'],
+      };
     case 'targetings':
       return {
         name: `US sports ${n}`,

@@ -166,8 +166,8 @@ interface DemandChannelTerms {
   format?: 'display' | 'video';
   /** The publisher's revenue share in percent; unset leaves the API's default. */
   revshare?: number;
-  /** Its auction's price: 'first' (the winner pays its bid); unset leaves the API's default. */
-  auctionPrice?: 'first';
+  /** Its auction's price: 'first' (the winner pays its bid) or 'second'; unset leaves the API's default. */
+  auctionPrice?: 'first' | 'second';
   /** Under this subpublisher (its user id); default none. */
   subpublisherId?: number;
 }

@@ -27,6 +27,7 @@ export const CONSOLE_ROUTE_PATHS = [
   '/sdk',
   '/subpublishers',
   '/suppliers',
+  '/supply-deals',
   '/tags',
   '/targetings',
   '/tooltips',

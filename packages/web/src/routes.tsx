@@ -71,6 +71,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/sdk', guard: 'sdk', page: () => import('./pages/sdk/index.js'), framed: true },
   { path: '/subpublishers', guard: 'demand', page: () => import('./pages/subpublishers/index.js'), framed: true },
   { path: '/suppliers', guard: 'demand', page: () => import('./pages/suppliers/index.js'), framed: true },
+  { path: '/supply-deals', guard: 'demand', page: () => import('./pages/supplyDeals/index.js'), framed: true },
   { path: '/tags', guard: 'demand', page: () => import('./pages/tags/index.js'), framed: true },
   { path: '/targetings', guard: 'demand', page: () => import('./pages/targetings/index.js'), framed: true },
   { path: '/tooltips', guard: 'admin', page: () => import('./pages/tooltips/index.js'), framed: true },

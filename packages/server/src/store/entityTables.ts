@@ -11,6 +11,7 @@ export const ENTITY_TABLES = {
   creatives: 'creatives',
   adexchanges: 'ad_exchanges',
   deals: 'deals',
+  supplydeals: 'supply_deals',
   targetings: 'targetings',
   applists: 'app_lists',
   publists: 'publisher_lists',

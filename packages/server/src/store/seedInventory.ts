@@ -319,7 +319,7 @@ async function northwindSupply(
     ],
     ivtIds: [human],
   });
-  await create(as, 'channels', {
+  const lakesideApp = await create(as, 'channels', {
     name: 'Lakeside Streaming - in-app video (RTB)',
     subpublisherId: subs.lakeside.id,
     integration: 'RTB',
@@ -336,6 +336,19 @@ async function northwindSupply(
     ],
     ivtIds: [pixalate],
     blockIVT: true,
+  });
+  // the in-app supply sold to one buyer as a deal on the Crestline bid requests
+  await create(as, 'supplydeals', {
+    name: 'Lakeside in-app video - Blue Fin PMP',
+    dealId: 'NW-LS-APP-2026-014',
+    floorCpm: usd(9),
+    auctionType: 1,
+    buyerSeats: ['ttd-bluefin-4471'],
+    advertiserDomains: ['bluefinfoods.test'],
+    channelIds: [lakesideApp],
+    tagIds: [crestlineRtb],
+    startDate: day(-7),
+    endDate: day(90),
   });
   await create(as, 'channels', {
     name: 'Pinecrest Sports EU - web outstream (PreBid)',

@@ -228,6 +228,11 @@ export interface DecisionTrace {
    * snapshot (archived ones aside), the first INDEXED_OUT_NAMED by name, and how many more there are.
    */
   notInAdServer?: { campaigns: NotInAdServer[]; more: number };
+  /**
+   * The channel's deals for buyers (supply deals) in force on the request, as offered to the demand
+   * tags they name (floor in micro-dollars); absent when none.
+   */
+  deals?: { dealId: string; name: string; floorCpm: number; auctionType: number; privateAuction: boolean }[];
   sources: SourceFate[];
   winner: SourceFate | null;
   totalMs: number;

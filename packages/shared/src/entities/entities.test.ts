@@ -69,6 +69,6 @@ describe('entity contract', () => {
       referrersOf('targetings')
         .map((r) => r.from.kind)
         .sort(),
-    ).toEqual(['adexchanges', 'campaigns', 'channels', 'sups', 'tags']);
+    ).toEqual(['adexchanges', 'campaigns', 'channels', 'supplydeals', 'sups', 'tags']);
   });
 });

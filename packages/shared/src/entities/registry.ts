@@ -4,6 +4,7 @@ import { campaignsKind } from '../kinds/campaigns.js';
 import { channelsKind } from '../kinds/channels.js';
 import { creativesKind } from '../kinds/creatives.js';
 import { dealsKind } from '../kinds/deals.js';
+import { supplydealsKind } from '../kinds/supplyDeals.js';
 import { ivtsKind } from '../kinds/ivts.js';
 import { type ResourceDef, type ResourceKind, type ResourceRef } from '../kinds/kindDef.js';
 import { applistsKind, crelistsKind, iplistsKind, publistsKind } from '../kinds/lists.js';
@@ -24,6 +25,7 @@ export const RESOURCES: Record<ResourceKind, ResourceDef> = {
   channels: channelsKind,
   subs: subsKind,
   tags: tagsKind,
+  supplydeals: supplydealsKind,
   sups: supsKind,
   campaigns: campaignsKind,
   creatives: creativesKind,

@@ -31,12 +31,16 @@ const MediaFile = z.object({
 export const APPROVAL = ['pending', 'approved', 'rejected'] as const;
 export type Approval = (typeof APPROVAL)[number];
 
-const uniqueList = <T extends z.ZodType<string>>(item: T, max: number) =>
+/** A list of at most `max` entries, each kept once. */
+export const uniqueList = <T extends z.ZodType<string>>(item: T, max: number) =>
   z
     .array(item)
     .max(max, `must hold at most ${max} entries`)
     .default([])
     .transform((v) => [...new Set(v)]);
+
+/** An advertiser's domain (`adomain` in OpenRTB). */
+export const advertiserDomain = domainName.refine((v) => v !== '', 'must be a domain such as example.com');
 
 export const CreativeInput = z
   .object({
@@ -63,10 +67,7 @@ export const CreativeInput = z
     height: wholeBetween(0, 4320, 'pixels').default(0),
     clickUrl: z.string().trim().max(2048, 'must be at most 2048 characters').default(''),
     /** Advertiser domains, sent as `adomain` in bids. */
-    adomain: uniqueList(
-      domainName.refine((v) => v !== '', 'must be a domain such as example.com'),
-      20,
-    ),
+    adomain: uniqueList(advertiserDomain, 20),
     /** IAB content categories (IAB 1.0 ids such as IAB2-1), sent as `cat` in bids. */
     iabCategories: uniqueList(z.string().trim().max(16), 20),
     approval: z.enum(APPROVAL).default('pending'),

@@ -10,6 +10,23 @@ export const AUCTION_TYPES = [
   { id: 3, label: 'Fixed price' },
 ] as const;
 
+/** A deal's OpenRTB id, as bid requests carry it (imp.pmp.deals.id) and bids name it (dealid). */
+export const dealIdField = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(128, 'must be at most 128 characters')
+  .regex(/^[A-Za-z0-9._:-]+$/, 'may hold letters, digits and . _ : - only');
+/** The OpenRTB auction type of a deal (AUCTION_TYPES). */
+export const dealAuctionType = z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1);
+/** Buyer seat ids (OpenRTB wseat). */
+export const buyerSeats = z.array(z.string().trim().min(1).max(64)).max(100).default([]);
+
+/** A deal's flight days: an end date, when both are set, is not before the start date. */
+export const flightInOrder = (d: { startDate: string | null; endDate: string | null }): boolean =>
+  !d.startDate || !d.endDate || d.endDate >= d.startDate;
+export const FLIGHT_ORDER = { path: ['endDate'], message: 'must not be before the start date' };
+
 /**
  * Deals (DSP mode): private marketplace deals from suppliers. Start and end dates are whole days in
  * the tenant's time zone (the demand account's `timezone`): a deal ending 2026-12-31 serves until
@@ -19,23 +36,15 @@ export const DealInput = z
   .object({
     name,
     status: Status.default(1),
-    dealId: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .max(128, 'must be at most 128 characters')
-      .regex(/^[A-Za-z0-9._:-]+$/, 'may hold letters, digits and . _ : - only'),
+    dealId: dealIdField,
     floorCpm: micros.default(0),
-    auctionType: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
-    buyerSeats: z.array(z.string().trim().min(1).max(64)).max(100).default([]),
+    auctionType: dealAuctionType,
+    buyerSeats,
     supplierIds: ids,
     startDate: isoDate.nullable().default(null),
     endDate: isoDate.nullable().default(null),
   })
-  .refine((d) => !d.startDate || !d.endDate || d.endDate >= d.startDate, {
-    path: ['endDate'],
-    message: 'must not be before the start date',
-  });
+  .refine(flightInOrder, FLIGHT_ORDER);
 export type DealInput = z.input<typeof DealInput>;
 
 export const parseDealRow = storedRowParser('deals', DealInput);

@@ -11,6 +11,7 @@ export * from './campaigns.js';
 export * from './creatives.js';
 export * from './adexchanges.js';
 export * from './deals.js';
+export * from './supplyDeals.js';
 export * from './targetings.js';
 export * from './lists.js';
 export * from './ivts.js';

@@ -16,6 +16,7 @@ export type ResourceKind =
   | 'creatives'
   | 'adexchanges'
   | 'deals'
+  | 'supplydeals'
   | 'advs'
   | 'targetings'
   | 'applists'

@@ -175,6 +175,7 @@ describe('every kind skips and counts a stored row a newer rule rejects', () => 
     creatives: { videoSource: 'vast', vastUrl: 'https://vast.example/t', iabCategories: ['IAB99'] },
     adexchanges: { endpoint: 'ftp://exchange.example' },
     deals: { dealId: 'not a deal id!' },
+    supplydeals: { dealId: 'SD-1', advertiserDomains: ['not a domain!'] },
     targetings: { rules: { os: { values: ['Windoze'] } } },
     applists: { items: ['not a bundle!'] },
     publists: { items: ['not a domain!'] },

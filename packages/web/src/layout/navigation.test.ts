@@ -91,6 +91,7 @@ describe('buildNavigation: exact bars', () => {
       '/advertisers',
       '/channels',
       '/subpublishers',
+      '/supply-deals',
       '/applists',
       '/iplists',
       '/targetings',
@@ -193,6 +194,7 @@ describe('buildNavigation: every rule of the bar over roles x modes x editions',
     expect(!!menuOf(n, 'supply')).toBe(isDemand);
     expect(has('/channels')).toBe(isDemand && mode === 'ssp');
     expect(has('/subpublishers')).toBe(isDemand && mode === 'ssp');
+    expect(has('/supply-deals')).toBe(isDemand && mode === 'ssp');
     expect(has('/suppliers')).toBe(isDemand && mode === 'dsp');
     // Targeting menu.
     expect(has('/applists')).toBe(isDemand || (isAdmin && mode === 'ssp'));

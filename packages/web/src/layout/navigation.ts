@@ -92,7 +92,7 @@ function demandMenu(mode: Mode): NavItem {
 function supplyMenu(mode: Mode): NavItem {
   const items =
     mode === 'ssp'
-      ? [link('/channels', 'Channels'), link('/subpublishers', 'Subpublishers')]
+      ? [link('/channels', 'Channels'), link('/subpublishers', 'Subpublishers'), link('/supply-deals', 'Supply Deals')]
       : [link('/suppliers', 'Suppliers')];
   return menu('supply', 'Supply', items);
 }

@@ -2,7 +2,7 @@ import { QuestionCircleOutlined } from '@ant-design/icons';
 import { InputNumber, Select, Space, Tag, Tooltip } from 'antd';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { type ResourceKind, formatUsdMicros, fromMicros, toMicros } from '@adplane/shared';
-import { useList } from '../api/lists.js';
+import { type ListItem, useList } from '../api/lists.js';
 import { listNameOf } from './resourceApi.js';
 
 /**
@@ -65,6 +65,8 @@ export function RefSelect(props: {
   placeholder?: string;
   id?: string;
   tenantId?: number | null;
+  /** Offers only the rows this keeps (a supply deal's tags: the OpenRTB ones). */
+  only?: (item: ListItem) => boolean;
 }) {
   const name = listNameOf(props.kind);
   const { items, loading } = useList(name ?? 'tags');
@@ -75,7 +77,8 @@ export function RefSelect(props: {
         (props.tenantId === undefined ||
           props.tenantId === null ||
           i.tenantId === undefined ||
-          i.tenantId === props.tenantId),
+          i.tenantId === props.tenantId) &&
+        (!props.only || props.only(i)),
     )
     .map((i) => ({ value: Number(i.id), label: `${i.name} (#${i.id})` }));
   return (

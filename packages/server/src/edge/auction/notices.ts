@@ -25,7 +25,8 @@ import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
  * - lurl, the loss notice: fired for bids that lost (to a higher bid, 102), fell below the floor
  *   (100; a deal's floor, 101) or were refused for what their ad is (advertiser 205, category 209,
  *   attribute 210, media type 204, length 200) or for what the bid is (the wrong media type 204, no
- *   markup 7, an unreadable VAST in adm 3, a deal not offered or none in a private auction 4), with
+ *   markup 7, an unreadable VAST in adm 3, a deal not offered or none in a private auction 4, a seat
+ *   a deal for buyers does not allow 5, an advertiser domain it does not allow 205), with
  *   `${AUCTION_MIN_TO_WIN}` (empty for a refused bid: no price would have won) and `${AUCTION_LOSS}`.
  * A test decision ("Test this tag") fires nothing and bills nothing: its token is marked test, and /ev
  * fires no billing notice for it either.
@@ -34,6 +35,7 @@ const LOSS_REASON = {
   won: 0,
   invalidBidResponse: 3,
   invalidDealId: 4,
+  invalidSeatId: 5,
   missingMarkup: 7,
   belowAuctionFloor: 100,
   belowDealFloor: 101,
@@ -65,6 +67,9 @@ const REFUSED: Readonly<Record<string, number>> = {
   no_markup: LOSS_REASON.missingMarkup,
   deal_not_offered: LOSS_REASON.invalidDealId,
   private_auction: LOSS_REASON.invalidDealId,
+  // a bid on one of our deals for buyers outside its terms (demand/sellerDeals.ts)
+  deal_seat_not_allowed: LOSS_REASON.invalidSeatId,
+  deal_adomain_not_allowed: LOSS_REASON.advertiserExclusions,
 };
 const refusalLoss = (reason: string): number | null =>
   REFUSED[reason] ?? (reason.startsWith('bad_adm_') ? LOSS_REASON.invalidBidResponse : null);

@@ -9,6 +9,7 @@ import {
   type DemandSource,
 } from '../demand/demandSource.js';
 import { errorPings } from '../demand/errorPings.js';
+import { sellerDealRefusal } from '../demand/sellerDeals.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { clearingCpm, payoutCpm } from '../demand/money.js';
 import { type IndexedOutCampaign, type SourceFate } from '@adplane/shared';
@@ -74,14 +75,22 @@ interface Priced {
 /**
  * Deals (DSP mode): a bid made under a deal must name a deal the request offers, and reaches that
  * deal's floor instead of the open floor; a private auction (imp.pmp.private_auction) takes deal
- * bids only. Deal floors here are in the demand's money, as the channel floor is.
+ * bids only. Deal floors here are in the demand's money, as the channel floor is. A candidate
+ * offered supply deals (SSP mode) is held to their terms as an exchange holds its buyers
+ * (demand/sellerDeals.ts): the deal offered to it, its seats and advertiser domains.
  */
-function dealRule(bid: Bid, req: AuctionRequest): string | null {
+function dealRule(bid: Bid, c: DemandCandidate, req: AuctionRequest): string | null {
+  if (c.sellerDeals) return sellerDealRefusal(bid, c.sellerDeals, req.privateAuction);
   if (!bid.dealId) return req.privateAuction ? 'private_auction' : null;
   return req.deals.some((d) => d.dealId === bid.dealId) ? null : 'deal_not_offered';
 }
 
+/** The supply deal a bid of `c` was made on (null: none, or a DSP deal). */
+const sellerDealOf = (bid: Bid, c: DemandCandidate) =>
+  (bid.dealId && c.sellerDeals?.find((d) => d.dealId === bid.dealId)) || null;
+
 function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
+  if (bid.dealId && c.sellerDeals) return sellerDealOf(bid, c)?.floorCpm ?? c.floorCpm;
   if (!bid.dealId) {
     // a floor per second of the ad (OpenRTB 2.6 mincpmpersec) and a floor by its length (durfloors), for an ad of known length
     const perSecond = req.floorPerSecondCpm;
@@ -167,7 +176,7 @@ function priceGroup(
 function judge(bid: Bid, c: DemandCandidate, req: AuctionRequest, fate: SourceFate): number {
   fate.bidCpm = bid.priceCpm;
   if (bid.dealId) fate.dealId = bid.dealId;
-  const refused = dealRule(bid, req);
+  const refused = dealRule(bid, c, req);
   if (refused) {
     fate.reason = refused;
     return -1;
@@ -228,6 +237,18 @@ function priceOffers(
 const ranksBefore = (a: Priced, b: Priced): boolean =>
   a.bid.priceCpm > b.bid.priceCpm || (a.bid.priceCpm === b.bid.priceCpm && a.candidate.priority < b.candidate.priority);
 
+/**
+ * What a bid on a supply deal pays: its deal's auction type decides, not the channel's (first price
+ * its bid, second price the runner-up or the deal's floor plus a cent, fixed price the deal's floor,
+ * the agreed price). null: not on a supply deal.
+ */
+function dealClearing(top: Priced, runnerUp: number | null): number | null {
+  const deal = sellerDealOf(top.bid, top.candidate);
+  if (!deal) return null;
+  if (deal.auctionType === 3) return top.floor;
+  return clearingCpm(deal.auctionType === 2 ? 'second' : 'first', top.bid.priceCpm, runnerUp, top.floor, false);
+}
+
 function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   if (!priced.length) return null;
   // the first and second of a stable sort by rank, found in one pass each (no sort, no comparator closure)
@@ -240,7 +261,9 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   const runnerUp = second?.bid.priceCpm ?? null;
   // (at second price a bid clears at least the floor it was held to: a deal's under a deal (its terms, above
   // or below the open floor), a floor per second included; the minimum to win its notices tell is the same)
-  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.floor, top.bid.fixedPrice);
+  const clearing =
+    dealClearing(top, runnerUp) ??
+    clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.floor, top.bid.fixedPrice);
   const payout = payoutCpm(req.channel.payout, clearing);
   if (priced.length > 1) {
     const lostTo = `${top.candidate.source}#${top.candidate.id}`;

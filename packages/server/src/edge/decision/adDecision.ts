@@ -11,6 +11,7 @@ import {
 } from '../counters/hourlyCounters.js';
 import { type DemandSource, type DurationFloor } from '../demand/demandSource.js';
 import { tagBidIds } from '../demand/tagBidIds.js';
+import { anyPrivate, dealsInForce } from '../demand/sellerDeals.js';
 import { settleProgrammatic } from '../auction/notices.js';
 import { type DeliveryGate } from '../auction/deliveryGate.js';
 import { type Admission } from '../../delivery/types.js';
@@ -504,6 +505,16 @@ export function runDecision(
   let auction: AuctionResult | Promise<AuctionResult>;
   try {
     const deadline = Math.min(deps.clock.now() + channel.timeoutMs, options.deadline ?? Infinity);
+    // the channel's deals for buyers in force on this request (SSP mode; a supplier's impression has none)
+    const sellerDeals = snapshot.supplyDeals ? dealsInForce(snapshot.supplyDeals.get(channel.id), ctx) : undefined;
+    if (traced && sellerDeals?.length)
+      trace.deals = sellerDeals.map((d) => ({
+        dealId: d.dealId,
+        name: d.name,
+        floorCpm: d.floorCpm,
+        auctionType: d.auctionType,
+        privateAuction: d.privateAuction,
+      }));
     auction = runAuction(
       {
         clock: deps.clock,
@@ -514,7 +525,8 @@ export function runDecision(
         deadline,
         supplier: options.supplier ?? null,
         deals: options.deals ?? [],
-        privateAuction: options.privateAuction ?? false,
+        privateAuction: options.privateAuction ?? (sellerDeals !== undefined && anyPrivate(sellerDeals)),
+        sellerDeals,
         floorPerSecondCpm: options.floorPerSecondCpm ?? 0,
         durationFloors: options.durationFloors ?? null,
         traced,

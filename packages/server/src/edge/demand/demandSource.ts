@@ -8,6 +8,7 @@ import {
   type SnapDeal,
   type Snapshot,
   type SnapSupplier,
+  type SnapSupplyDeal,
   type SnapTag,
 } from '../snapshot/types.js';
 import { type Limit } from '@adplane/shared';
@@ -46,8 +47,16 @@ export interface AuctionRequest {
   supplier: SnapSupplier | null;
   /** The tenant's deals the request offers (imp.pmp.deals matched by deal id, live, in flight, for this supplier). */
   deals: readonly SnapDeal[];
-  /** The whole impression may only go to these deals (imp.pmp.private_auction = 1). */
+  /**
+   * The whole impression may only go to these deals (imp.pmp.private_auction = 1): a supplier's
+   * request that says so, or a channel's request a private supply deal is in force on.
+   */
   privateAuction: boolean;
+  /**
+   * SSP mode: the channel's supply deals in force on this request (demand/sellerDeals.ts), offered
+   * to the demand tags they name; absent or empty: none.
+   */
+  sellerDeals?: readonly SnapSupplyDeal[];
   /**
    * OpenRTB 2.6 `video.mincpmpersec` in demand's money (micro-dollars CPM per second; 0: none): an
    * open-auction bid for a video of known length must also reach this times its seconds.
@@ -171,6 +180,11 @@ export interface DemandCandidate {
   floorCpm: number;
   /** Whether calling it counts as a demand call (an external request) in the counters. */
   external: boolean;
+  /**
+   * The supply deals offered to it (a demand tag named by the channel's deals for buyers): a bid on
+   * one is held to that deal's terms (sellerDeals.ts) rather than to the request's DSP deals. Absent: none.
+   */
+  readonly sellerDeals?: readonly SnapSupplyDeal[];
   call(req: AuctionRequest): Promise<CallResult>;
   /**
    * The answer, when it is known without calling (our own campaigns price at once): the auction

@@ -15,7 +15,7 @@ import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
 import { demandAdRefusal, podRepeats } from '../targeting/impFit.js';
 import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transactionId } from './outboundRequest.js';
 import { channelSellerId } from '../snapshot/channels.js';
-import { type SnapChannel, type SnapDeal } from '../snapshot/types.js';
+import { type SnapChannel, type SnapDeal, type SnapSupplyDeal } from '../snapshot/types.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
 import { ERRORCODE, failedAdUrls } from './errorPings.js';
@@ -127,6 +127,8 @@ export class LazyOrtbCandidate<A> implements DemandCandidate {
     private readonly arg: A,
     private readonly build: (req: AuctionRequest, arg: A, priority: number) => OrtbTarget,
     private readonly deps: OrtbDeps,
+    /** The supply deals offered to it (DemandCandidate.sellerDeals), which its target sends. */
+    readonly sellerDeals?: readonly SnapSupplyDeal[],
   ) {}
 
   call(r: AuctionRequest): Promise<CallResult> {

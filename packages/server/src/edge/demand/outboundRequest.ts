@@ -107,6 +107,7 @@ function pmpOf(spec: OutboundSpec): Imp['pmp'] | undefined {
   const deals: Deal[] = spec.deals.map((d) => {
     const deal: Deal = { id: d.dealId, bidfloor: usd(d.floorCpm), bidfloorcur: 'USD', at: d.auctionType };
     if (d.buyerSeats.length) deal.wseat = [...d.buyerSeats];
+    if (d.advertiserDomains?.length) deal.wadomain = [...d.advertiserDomains];
     return deal;
   });
   return { private_auction: spec.privateAuction ? 1 : 0, deals };

@@ -10,6 +10,7 @@ import { refusal, targetingMiss } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { LazyOrtbCandidate, ortbCandidate, type OrtbDeps, type OrtbTarget } from './openrtbCall.js';
 import { tagBidIds } from './tagBidIds.js';
+import { dealsForTag } from './sellerDeals.js';
 
 /**
  * Programmatic demand as sources of the auction, one per kind, each refusing by its own rules
@@ -24,9 +25,13 @@ import { tagBidIds } from './tagBidIds.js';
 const ORTB_INTEGRATION: Record<'RTB' | 'PreBid', SourceFate['source']> = { RTB: 'rtb_tag', PreBid: 'prebid_tag' };
 /** Ad exchanges are not listed on channels: in a waterfall they come right after our campaigns. */
 const AD_EXCHANGE_PRIORITY = 1;
+const NO_DEALS: readonly never[] = [];
 
 function tagTarget(req: AuctionRequest, tag: SnapTag, priority: number, url: string): OrtbTarget {
   const { channel, pacing } = req;
+  const pricing = pricingOfTag(tag.price);
+  // the channel's deals for buyers that name the tag, their floors told in its own money as the open floor is
+  const offered = req.sellerDeals?.length ? dealsForTag(req.sellerDeals, tag.id) : NO_DEALS;
   return {
     source: ORTB_INTEGRATION[tag.integration as 'RTB' | 'PreBid'],
     id: tag.id,
@@ -35,10 +40,10 @@ function tagTarget(req: AuctionRequest, tag: SnapTag, priority: number, url: str
     floorCpm: Math.max(channel.floorCpm, tag.floorCpm),
     url,
     timeoutMs: tag.timeoutMs,
-    pricing: pricingOfTag(tag.price),
+    pricing,
     take: (now) => pacing.takeTagRequest(tag, req.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0, now),
-    deals: [],
-    privateAuction: false,
+    deals: offered.length ? offered.map((d) => ({ ...d, floorCpm: demandTerms(pricing, d.floorCpm) })) : NO_DEALS,
+    privateAuction: req.privateAuction && offered.length > 0,
     wseat: [],
     targeting: tag.targeting,
     // (a Prebid tag's partner and its name in the catalogue, an RTB tag's own name)
@@ -64,7 +69,13 @@ function tagCandidates(
   for (const { tag, priority } of req.channel.demand) {
     if (tag.integration !== integration) continue;
     const rule = tag.targeting ? refusal(tag.targeting, req.ctx) : null;
-    const refused = rule ? `targeting.${rule}` : refuse(tag, req);
+    const offered = req.sellerDeals?.length ? dealsForTag(req.sellerDeals, tag.id) : NO_DEALS;
+    // a private auction is for its deals only: a tag offered none has nothing to bid on
+    const refused = rule
+      ? `targeting.${rule}`
+      : req.privateAuction && !offered.length
+        ? 'private_auction'
+        : refuse(tag, req);
     if (refused) {
       const fate: SourceFate = { source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: refused };
       // a traced request says what the rule holds and what the request said
@@ -82,6 +93,7 @@ function tagCandidates(
           tag,
           build,
           deps,
+          offered.length ? offered : undefined,
         ),
       );
   }

@@ -54,6 +54,18 @@ export function vastTagSource(
           filtered(fate);
           continue;
         }
+        // a private auction (a private deal for buyers in force) takes deal bids only: a VAST tag bids on none
+        if (req.privateAuction) {
+          filtered({
+            source: 'vast_tag',
+            id: tag.id,
+            name: tag.name,
+            priority,
+            fate: 'filtered',
+            reason: 'private_auction',
+          });
+          continue;
+        }
         out.push({
           source: 'vast_tag',
           id: tag.id,

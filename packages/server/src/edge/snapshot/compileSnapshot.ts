@@ -10,6 +10,7 @@ import {
   parseSdkAppRow,
   parsePubListRow,
   parseSupplierRow,
+  parseSupplyDealRow,
   parseTargetingRow,
   type ChannelRow,
   type CreativeRow,
@@ -36,7 +37,7 @@ import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
 import { loadFloorTables } from '../../store/dynamicFloors.js';
 import { ParsedRows } from './parsedRows.js';
-import { compileAdExchanges, compileDeals, compileSuppliers } from './programmatic.js';
+import { compileAdExchanges, compileDeals, compileSuppliers, compileSupplyDeals } from './programmatic.js';
 import { DEPARTED_MS } from './departed.js';
 import { compileLeftTags, compileTags } from './tags.js';
 import { CampaignUses, newSetAside, recordUnreachedDemand, recordUnreachedSupply } from './setAside.js';
@@ -165,6 +166,7 @@ export class SnapshotCompiler {
       ivts,
       sdkapps,
       appConfig,
+      supplyDeals,
     ] = await Promise.all([
       loadAccounts(db),
       loadFloorTables(db),
@@ -183,6 +185,7 @@ export class SnapshotCompiler {
       r.ivts.load(db, sink),
       r.sdkapps.load(db, sink),
       getAppConfig(db),
+      r.supplydeals.load(db, sink),
     ]);
     const owners = compileOwners(accounts);
     // what the owners are compiled from (an account's updatedAt only dates a first build's departed ones)
@@ -329,6 +332,7 @@ export class SnapshotCompiler {
       ),
       adExchanges: compileAdExchanges(adexchanges, owners, compiledTargetings),
       deals: snapDeals,
+      supplyDeals: compileSupplyDeals(supplyDeals, owners, compiledTargetings, snapChannels),
       campaignIndex,
       skipped,
       // always present (undefined after the first build): every snapshot has one shape for the request path's loads
@@ -361,6 +365,7 @@ function parsedRowsOf(clock: Clock, campaignColumns: CampaignColumns) {
     sups: new ParsedRows('sups', parseSupplierRow, clock),
     adexchanges: new ParsedRows('adexchanges', parseAdExchangeRow, clock),
     deals: new ParsedRows('deals', parseDealRow, clock),
+    supplydeals: new ParsedRows('supplydeals', parseSupplyDealRow, clock),
     ivts: new ParsedRows('ivts', parseIvtRow, clock),
     sdkapps: new ParsedRows('sdkapps', parseSdkAppRow, clock),
   };

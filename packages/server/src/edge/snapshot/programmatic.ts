@@ -1,9 +1,16 @@
-import { type AdExchangeRow, type DealRow, isLive, type SupplierRow } from '@adplane/shared';
+import { type AdExchangeRow, type DealRow, isLive, type SupplierRow, type SupplyDealRow } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
 import { record, rowReasons } from './setAside.js';
-import { type SetAsideReason, type SnapAdExchange, type SnapDeal, type SnapSupplier } from './types.js';
+import {
+  type SetAsideReason,
+  type SnapAdExchange,
+  type SnapChannel,
+  type SnapDeal,
+  type SnapSupplier,
+  type SnapSupplyDeal,
+} from './types.js';
 
 /**
  * DSP mode's trading partners: suppliers that send us bid requests (by uid, live or not, so a paused
@@ -78,8 +85,6 @@ export function compileDeals(
       if (setAside) record(setAside, d.id, rowReasons(d, owners, d.tenantId, {}));
       continue;
     }
-    const tz = owners.tenants.get(d.tenantId!)!.timezone;
-    const dayStart = (iso: string) => Date.parse(`${iso}T00:00:00Z`) - tz * 3_600_000;
     let byId = out.get(d.tenantId!);
     if (!byId) out.set(d.tenantId!, (byId = new Map()));
     byId.set(d.dealId, {
@@ -91,9 +96,72 @@ export function compileDeals(
       auctionType: d.auctionType,
       buyerSeats: d.buyerSeats,
       supplierIds: d.supplierIds,
-      start: d.startDate ? dayStart(d.startDate) : -Infinity,
-      end: d.endDate ? dayStart(d.endDate) + 86_400_000 : Infinity,
+      ...flightOf(d, owners.tenants.get(d.tenantId!)!.timezone),
     });
+  }
+  return out;
+}
+
+/** A deal's flight days in the tenant's whole-hour zone, as ms since the epoch: [start 00:00, end+1 00:00), open ends infinite. */
+function flightOf(d: { startDate: string | null; endDate: string | null }, tz: number): { start: number; end: number } {
+  const dayStart = (iso: string) => Date.parse(`${iso}T00:00:00Z`) - tz * 3_600_000;
+  return {
+    start: d.startDate ? dayStart(d.startDate) : -Infinity,
+    end: d.endDate ? dayStart(d.endDate) + 86_400_000 : Infinity,
+  };
+}
+
+const NO_SUPPLIERS: readonly number[] = [];
+
+/**
+ * Supply deals (SSP mode) by the channel they cover: each live deal under a live tenant goes to the
+ * channels it lists, or to every channel of its tenant when it lists none, so that a request reads
+ * its channel's few deals and never scans the tenant's (edge/demand/sellerDeals.ts picks those in
+ * force). Its flight is whole days in the tenant's zone, as a DSP deal's.
+ */
+export function compileSupplyDeals(
+  rows: readonly SupplyDealRow[],
+  owners: Owners,
+  targetings: ReadonlyMap<number, CompiledTargeting>,
+  channels: ReadonlyMap<number, SnapChannel>,
+): Map<number, SnapSupplyDeal[]> {
+  const out = new Map<number, SnapSupplyDeal[]>();
+  let byTenant: Map<number, number[]> | undefined;
+  const channelsOf = (tenantId: number): number[] => {
+    if (!byTenant) {
+      byTenant = new Map();
+      for (const c of channels.values()) {
+        const list = byTenant.get(c.tenantId);
+        if (list) list.push(c.id);
+        else byTenant.set(c.tenantId, [c.id]);
+      }
+    }
+    return byTenant.get(tenantId) ?? [];
+  };
+  for (const d of rows) {
+    if (!isLive(d) || d.tenantId === null || !ownersServe(owners, d.tenantId, {})) continue;
+    const deal: SnapSupplyDeal = {
+      id: d.id,
+      tenantId: d.tenantId,
+      name: d.name,
+      dealId: d.dealId,
+      floorCpm: d.floorCpm,
+      auctionType: d.auctionType,
+      buyerSeats: d.buyerSeats,
+      supplierIds: NO_SUPPLIERS,
+      ...flightOf(d, owners.tenants.get(d.tenantId)!.timezone),
+      privateAuction: d.privateAuction,
+      advertiserDomains: d.advertiserDomains,
+      tagIds: d.tagIds,
+      targeting: d.targetingId ? (targetings.get(d.targetingId) ?? null) : null,
+    };
+    for (const channelId of d.channelIds.length ? d.channelIds : channelsOf(d.tenantId)) {
+      // (a channel of another tenant, or one that is gone, is not the deal's to sell)
+      if (channels.get(channelId)?.tenantId !== d.tenantId) continue;
+      const list = out.get(channelId);
+      if (list) list.push(deal);
+      else out.set(channelId, [deal]);
+    }
   }
   return out;
 }

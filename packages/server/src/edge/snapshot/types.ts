@@ -278,11 +278,28 @@ export interface SnapDeal {
   supplierIds: readonly number[];
   start: number;
   end: number;
+  /** The advertiser domains allowed to buy it (OpenRTB `wadomain`): a supply deal's; absent or empty: any. */
+  advertiserDomains?: readonly string[];
   /**
    * Offered in a bid request only (matchDeals): the request deal's floor per second of the ad
    * (OpenRTB 2.6 deal.mincpmpersec, else the video's), in demand's money; absent or 0: none.
    */
   floorPerSecondCpm?: number;
+}
+
+/**
+ * A supply deal (SSP mode): the tenant's supply sold to buyers under a deal, offered in the bid
+ * requests of the RTB and Prebid tags it names (`tagIds`; empty: every one its channel calls).
+ * `buyerSeats` and `advertiserDomains` are its `wseat` and `wadomain`, which a bid on it must meet;
+ * `supplierIds` is always empty (a DSP deal's field).
+ */
+export interface SnapSupplyDeal extends SnapDeal {
+  /** The impression takes deal bids only while this deal is in force on it (imp.pmp.private_auction = 1). */
+  privateAuction: boolean;
+  advertiserDomains: readonly string[];
+  tagIds: readonly number[];
+  /** Narrows the channels it covers to the requests it lets through; null: every request of them. */
+  targeting: CompiledTargeting | null;
 }
 
 export interface Snapshot {
@@ -303,6 +320,8 @@ export interface Snapshot {
   adExchanges: ReadonlyMap<number, readonly SnapAdExchange[]>;
   /** Live deals per tenant, by OpenRTB deal id. */
   deals: ReadonlyMap<number, ReadonlyMap<string, SnapDeal>>;
+  /** Live supply deals by the channel they cover (compileSupplyDeals); absent: none (hand-built snapshots). */
+  supplyDeals?: ReadonlyMap<number, readonly SnapSupplyDeal[]>;
   /** Each tenant's live campaigns behind targeting indexes. */
   campaignIndex: ReadonlyMap<number, CampaignIndex<SnapCampaign>>;
   /** Stored rows the current schema rejected, per kind (skipped, never fatal). */

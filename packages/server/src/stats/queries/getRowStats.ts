@@ -10,7 +10,7 @@ import {
   type RowStatsPeriod,
   rowStatsRange,
 } from '@adplane/shared';
-import { type EntityTables } from '../../store/entityTables.js';
+import { ENTITY_TABLES, type EntityTables } from '../../store/entityTables.js';
 import { parseJson } from '../../store/json.js';
 import { type Database } from '../../store/schema.js';
 import { getReport, type ReportContext } from './getReport.js';
@@ -27,13 +27,17 @@ export interface RowStatsInput {
   now: number;
 }
 
-/** A deal's numbers are keyed by its OpenRTB deal id (and its tenant): the rows asked about, as those keys. */
+/**
+ * A deal's numbers (a DSP deal's or a supply deal's) are keyed by its OpenRTB deal id (and its
+ * tenant): the rows asked about, as those keys.
+ */
 async function dealKeys(
   db: Kysely<Database>,
+  kind: 'deals' | 'supplydeals',
   tenantId: number | null,
   ids: number[] | undefined,
 ): Promise<Map<string, number[]>> {
-  let q = db.withTables<EntityTables>().selectFrom('deals').select(['id', 'tenant_id', 'data']);
+  let q = db.withTables<EntityTables>().selectFrom(ENTITY_TABLES[kind]).select(['id', 'tenant_id', 'data']);
   if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
   if (ids) q = q.where('id', 'in', ids);
   const keys = new Map<string, number[]>();
@@ -75,8 +79,8 @@ export async function getRowStats(
   let dimensions: DimensionId[] = [dimension];
   let filters: Record<string, (string | number)[]> = input.ids ? { [dimension]: input.ids } : {};
   let deals: Map<string, number[]> | null = null;
-  if (input.kind === 'deals') {
-    deals = await dealKeys(db, input.tenantId, input.ids);
+  if (input.kind === 'deals' || input.kind === 'supplydeals') {
+    deals = await dealKeys(db, input.kind, input.tenantId, input.ids);
     if (deals.size === 0) return answer;
     filters = { deal: [...new Set([...deals.keys()].map((k) => k.slice(k.indexOf('|') + 1)))] };
     // Two tenants may use the same deal id: an admin's view keeps them apart.

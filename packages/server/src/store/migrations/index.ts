@@ -27,6 +27,7 @@ import { outboxReportSchedules } from './0015_outbox_report_schedules.js';
 import { twoFactor } from './0017_two_factor.js';
 import { ipLists } from './0021_ip_lists.js';
 import { dynamicFloors } from './0019_dynamic_floors.js';
+import { supplyDeals } from './0018_supply_deals.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0017_two_factor': twoFactor,
   '0021_ip_lists': ipLists,
   '0019_dynamic_floors': dynamicFloors,
+  '0018_supply_deals': supplyDeals,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

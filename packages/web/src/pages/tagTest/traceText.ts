@@ -85,6 +85,8 @@ const REASONS: Record<string, string> = {
   currency_invalid: "its bid's currency was not a currency code",
   deal_not_offered: 'its bid named a deal this request does not offer',
   private_auction: 'the auction is private (deals only) and its bid named no deal',
+  deal_seat_not_allowed: "its bid's seat is not one of the deal's buyer seats",
+  deal_adomain_not_allowed: "its bid's advertiser domain is not one the deal allows",
   no_banner_size: 'the request states no banner size',
   prebid_server_not_configured: 'no Prebid Server is set up (ADPLANE_PREBID_SERVER_URL)',
   unknown_partner: 'its Prebid partner is unknown',

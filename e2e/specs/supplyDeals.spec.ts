@@ -1,0 +1,58 @@
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from '../support/test.js';
+import { ResourcePage } from '../support/resourcePage.js';
+import { exactRow, pickOption } from '../support/antdFields.js';
+
+/**
+ * Deals for buyers (SSP mode, Supply menu): the demand user packages a channel as a supply deal on one
+ * of its RTB tags, with a floor, an auction type, a private auction, buyer seats and advertiser
+ * domains; the list shows its terms. The tag picker offers the OpenRTB tags only (a VAST tag carries no deal).
+ */
+const run = Date.now().toString(36);
+const name = `E2E Supply deal ${run}`;
+const dealId = `E2E-SSP-${run}`.toUpperCase();
+
+const field = (scope: Page | Locator, label: string): Locator =>
+  scope.getByLabel(new RegExp(`^${label}(\\s*\\(optional\\))?$`));
+
+/** Types words into a tags select, each ended with Enter. */
+async function typeWords(select: Locator, words: string[]): Promise<void> {
+  await select.click();
+  for (const w of words) {
+    await select.pressSequentially(w);
+    await select.press('Enter');
+  }
+}
+
+test('a supply deal sells a channel to named buyers on an RTB tag', async ({ page }) => {
+  const deals = new ResourcePage(page, 'supplydeals', '/supply-deals');
+  await deals.openAs('demand', 'ssp');
+  await deals.startNew();
+  const d = deals.drawer;
+  await field(d, 'Name').fill(name);
+  await field(d, 'Deal ID').fill(dealId);
+  await field(d, 'Floor CPM').fill('9.5');
+  await pickOption(page, field(d, 'Auction type'), 'Second price', '');
+  await d.getByRole('switch', { name: 'Private auction' }).click();
+  await typeWords(field(d, 'Buyer seats'), ['ttd-e2e-1', 'dv360-e2e-2']);
+  await typeWords(field(d, 'Advertiser domains'), ['bluefinfoods.test']);
+  await pickOption(page, field(d, 'Channels'), 'Harbor Video - Roku CTV preroll (VAST)', 'Harbor');
+  // a VAST tag is not offered: only OpenRTB tags carry a deal
+  await field(d, 'Demand tags').click();
+  await page.keyboard.type('Blue Fin');
+  await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await pickOption(page, field(d, 'Demand tags'), 'Crestline Exchange - OpenRTB 2.6 - video', 'Crestline');
+  await page.screenshot({ path: test.info().outputPath('supply-deal-form.png') });
+  await deals.save();
+
+  await deals.showColumns('advertiserDomains');
+  const row = exactRow(page, name);
+  await expect(row).toContainText(dealId);
+  await expect(row).toContainText('$9.50');
+  await expect(row).toContainText('Second price, private');
+  await expect(row).toContainText('ttd-e2e-1, dv360-e2e-2');
+  await expect(row).toContainText('bluefinfoods.test');
+  await expect(row).toContainText('Always on');
+  await page.screenshot({ path: test.info().outputPath('supply-deals-list.png') });
+});

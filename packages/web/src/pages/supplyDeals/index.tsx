@@ -1,0 +1,111 @@
+import { Typography } from 'antd';
+import { type ColumnsType } from 'antd/es/table';
+import { RESOURCES } from '@adplane/shared';
+import { useUser } from '../../auth/authContext.js';
+import { orEmpty } from '../../components/EmptyValue.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { usd } from '../../resources/fields.js';
+import { CopyValue, EllipsisText } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
+import { type ResourceRow } from '../../resources/resourceApi.js';
+import { FlightCell } from '../dsp/FlightCell.js';
+import { AUCTION_TYPE_OPTIONS } from '../deals/DealForm.js';
+import { dealToBody, dealToForm } from '../deals/dealValues.js';
+import { SupplyDealForm } from './SupplyDealForm.js';
+
+const AUCTION_LABELS = new Map<number, string>(AUCTION_TYPE_OPTIONS.map((o) => [o.value, o.label]));
+
+/** Words of a list on one line, or what none of them means. */
+const wordsCell = (none: string) => (words: string[] | undefined) =>
+  words && words.length > 0 ? (
+    <EllipsisText text={words.join(', ')} className="cell-mono" />
+  ) : (
+    <Typography.Text type="secondary">{none}</Typography.Text>
+  );
+
+const COLUMNS: ColumnsType<ResourceRow> = [
+  {
+    title: 'Deal ID',
+    dataIndex: 'dealId',
+    key: 'dealId',
+    width: COLUMN_WIDTHS.copyValue,
+    sorter: true,
+    ellipsis: { showTitle: false },
+    render: (v: unknown) => <CopyValue value={String(v ?? '')} />,
+  },
+  {
+    title: 'Floor CPM',
+    dataIndex: 'floorCpm',
+    key: 'floorCpm',
+    width: COLUMN_WIDTHS.price,
+    align: 'right',
+    sorter: true,
+    render: usd,
+  },
+  {
+    title: 'Auction',
+    dataIndex: 'auctionType',
+    key: 'auctionType',
+    width: 150,
+    render: (v: number, row) =>
+      orEmpty(AUCTION_LABELS.get(v), (label) => (row.privateAuction ? `${label}, private` : label)),
+  },
+  {
+    title: 'Buyer seats',
+    dataIndex: 'buyerSeats',
+    key: 'buyerSeats',
+    width: COLUMN_WIDTHS.account,
+    ellipsis: { showTitle: false },
+    render: wordsCell('Any seat'),
+  },
+  {
+    title: 'Advertisers',
+    dataIndex: 'advertiserDomains',
+    key: 'advertiserDomains',
+    width: COLUMN_WIDTHS.account,
+    ellipsis: { showTitle: false },
+    render: wordsCell('Any advertiser'),
+  },
+  {
+    title: 'Flight',
+    key: 'flight',
+    width: COLUMN_WIDTHS.flight,
+    render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} />,
+  },
+];
+
+/** A new supply deal: open to any buyer of every channel and tag, first price, no dates. */
+function supplyDealDefaults(): Record<string, unknown> {
+  return {
+    status: 1,
+    dealId: '',
+    floorCpm: 0,
+    auctionType: 1,
+    privateAuction: false,
+    buyerSeats: [],
+    advertiserDomains: [],
+    channelIds: [],
+    targetingId: null,
+    tagIds: [],
+    startDate: null,
+    endDate: null,
+  };
+}
+
+/** Supply deals: the account's channels sold to buyers as deals on its RTB and Prebid tags' bid requests (SSP mode, Supply menu). */
+export default function SupplyDealsPage() {
+  const user = useUser();
+  return (
+    <ResourceListPage
+      def={RESOURCES.supplydeals}
+      columns={COLUMNS}
+      FormBody={SupplyDealForm}
+      defaults={supplyDealDefaults}
+      toForm={dealToForm}
+      toBody={dealToBody}
+      canWrite={user.type === 'demand'}
+      drawerWidth={760}
+      defaultHidden={['updatedAt', 'advertiserDomains']}
+    />
+  );
+}
