@@ -3,6 +3,7 @@ import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { earliest, latest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
+import { IdMap } from './idMap.js';
 import { atOnce, SLICE_ROWS, type Sliced } from './slices.js';
 import { Kept, type KeepsMade, sameElements } from './kept.js';
 import { creativeGap, record, rowReasons, zeroBudgetReasons } from './setAside.js';
@@ -109,7 +110,7 @@ const hourOf = (ms: number): number => (ms / HOUR) | 0;
  * never fill); one that ends while the snapshot lives is refused by the request's flight check.
  * Why each campaign left out was, and a compiled one's budget of 0, go into `setAside` (setAside.ts).
  */
-export function compileCampaigns(...args: Parameters<typeof compileCampaignSlices>): Map<number, SnapCampaign> {
+export function compileCampaigns(...args: Parameters<typeof compileCampaignSlices>): IdMap<SnapCampaign> {
   return atOnce(compileCampaignSlices(...args));
 }
 
@@ -122,8 +123,9 @@ export function* compileCampaignSlices(
   now: number,
   kept: KeepsMade<CampaignFacts, SnapCampaign> = new Kept<CampaignFacts, SnapCampaign>(),
   setAside?: CampaignsSetAside,
-): Sliced<Map<number, SnapCampaign>> {
-  const out = new Map<number, SnapCampaign>();
+): Sliced<IdMap<SnapCampaign>> {
+  // by id in typed arrays, not a Map's table (idMap.ts)
+  const out = new IdMap<SnapCampaign>();
   const compiler = new CampaignCompiler(owners, creatives, targetings);
   let inSlice = 0;
   for (const c of rows) {

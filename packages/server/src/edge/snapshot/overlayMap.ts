@@ -1,3 +1,5 @@
+import { IdMap } from './idMap.js';
+
 /** Changes an overlay holds before the next one is made a plain map again (a lookup reads them first). */
 const MOST_CHANGES = 20_000;
 
@@ -29,7 +31,7 @@ export class OverlayMap<V> implements ReadonlyMap<number, V> {
       merged.set(key, value);
     }
     if (merged.size <= MOST_CHANGES) return new OverlayMap(this.base, merged, size);
-    const flat = new Map<number, V>();
+    const flat = new IdMap<V>();
     for (const [key, value] of this.base) if (!merged.has(key)) flat.set(key, value);
     for (const [key, value] of merged) if (value !== null) flat.set(key, value);
     return new OverlayMap(flat, new Map(), flat.size);

@@ -352,7 +352,7 @@ export class ParsedRows<T> {
  * Row ids to slots in typed arrays (open addressing, linear probing): a Map of the store's 100,000
  * campaigns would be a table on V8's heap for every full collection to mark.
  */
-class IdSlots {
+export class IdSlots {
   size = 0;
   /** Ids, NaN where empty; a table twice the size at least. */
   private keys = new Float64Array(2048).fill(Number.NaN);
