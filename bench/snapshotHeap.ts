@@ -4,9 +4,11 @@
  * heapUsed, and a heap snapshot's self sizes by constructor (what docs/performance.md's live heap is made of):
  *
  *   npx tsx bench/snapshotHeap.ts            (BENCH_DATA=<dir>: reuse a store filled by an earlier run)
+ *
+ * It writes bench/results/snapshot-heap.json (the figures and the top constructors).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -15,7 +17,7 @@ import type {} from '../packages/server/src/edge/doors/edge.js';
 import { loadSettings } from '../packages/server/src/settings.js';
 import { openStore } from '../packages/server/src/store/db.js';
 import { fill } from './edge.bench.js';
-import { say } from './edge/harness.js';
+import { machineFacts, say, writeResult } from './edge/harness.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -123,6 +125,7 @@ function bySelfSize(file: string): [string, number, number][] {
 }
 
 async function main(): Promise<void> {
+  const loadBefore = loadavg();
   let dataDir = process.env.BENCH_DATA;
   if (!dataDir || !existsSync(join(dataDir, 'adplane.sqlite'))) {
     dataDir ??= mkdtempSync(join(tmpdir(), 'adplane-snapshot-heap-'));
@@ -152,13 +155,30 @@ async function main(): Promise<void> {
   say(
     `live heap ${mb(u.heapUsed)} MB (external ${mb(u.external)} MB, array buffers ${mb(u.arrayBuffers)} MB, rss ${mb(u.rss)} MB)`,
   );
+  const top: [string, number, number][] = [];
   if (process.env.BENCH_HEAP_TOP !== '0') {
     const file = writeHeapSnapshot(join(tmpdir(), `adplane-snapshot-heap-${process.pid}.heapsnapshot`));
     say('-- self size by constructor (MB, count)');
-    for (const [name, size, count] of bySelfSize(file).slice(0, Number(process.env.BENCH_HEAP_TOP ?? 30)))
+    for (const [name, size, count] of bySelfSize(file).slice(0, Number(process.env.BENCH_HEAP_TOP ?? 30))) {
       say(`${mb(size).toFixed(1).padStart(8)} ${String(count).padStart(9)}  ${name}`);
+      top.push([name, mb(size), count]);
+    }
     rmSync(file);
   }
+  writeResult('snapshot-heap', {
+    at: new Date().toISOString(),
+    machine: machineFacts(loadBefore, 'under tsx: its transformed sources and source maps are on the heap too'),
+    campaigns: snap.campaigns.size,
+    channels: snap.channels.size,
+    tags: snap.tags.size,
+    buildMs: snap.buildMs,
+    liveHeapMb: mb(u.heapUsed),
+    externalMb: mb(u.external),
+    arrayBuffersMb: mb(u.arrayBuffers),
+    rssMb: mb(u.rss),
+    target: 'live heap <= 60 MB (docs/performance.md)',
+    bySelfSizeMb: top,
+  });
   await app.close();
   await store.close();
 }
