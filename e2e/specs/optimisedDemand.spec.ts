@@ -4,9 +4,9 @@ import { ResourcePage } from '../support/resourcePage.js';
 import { signIn, useMode } from '../support/session.js';
 
 /**
- * An optimised demand order, end to end: switched on in the channel form (exploration, window,
- * timeout cost), a tag pinned, saved and read back, and "Test this tag" says the order the tags were
- * called in and why.
+ * An optimised demand order and an A/B split, end to end: switched on in the channel form
+ * (exploration, window, timeout cost; arm B's share, floor and tag), a tag pinned, saved and read
+ * back, and "Test this tag" says the arm that served and the order the tags were called in and why.
  */
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
@@ -40,6 +40,15 @@ test('the channel form optimises the demand order, pins a tag, and the tag test 
   await drawer.getByTestId('channel-demand-pinned').first().check();
   await drawer.getByTestId('channel-optimise').scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/optimised-demand-form.png' });
+
+  // an A/B split: arm B serves 30 % with one tag at its own floor
+  await drawer.getByTestId('channel-split-switch').click();
+  await inputOf(drawer.getByTestId('channel-split-percent')).fill('30');
+  await inputOf(drawer.getByTestId('channel-split-floor')).fill('9');
+  await pickOption(page, page.locator('#channel-split-demand-add'), 'Crestline Exchange', 'Crestline');
+  await expect(drawer.getByTestId('channel-split-demand-row')).toHaveCount(1);
+  await drawer.getByTestId('channel-split').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/ab-split-form.png' });
   await channels.save();
 
   // read back as saved
@@ -49,14 +58,26 @@ test('the channel form optimises the demand order, pins a tag, and the tag test 
   await expect(inputOf(drawer.getByTestId('channel-optimise-window'))).toHaveValue('30');
   await expect(drawer.getByTestId('channel-demand-pinned').first()).toBeChecked();
   await expect(drawer.getByTestId('channel-demand-pinned').nth(1)).not.toBeChecked();
+  await expect(drawer.getByTestId('channel-split-switch')).toBeChecked();
+  await expect(inputOf(drawer.getByTestId('channel-split-percent'))).toHaveValue('30');
+  await expect(inputOf(drawer.getByTestId('channel-split-floor'))).toHaveValue('9.00');
+  await expect(drawer.getByTestId('channel-split-demand-row')).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
 
-  // "Test this tag": the order used and why (nothing measured yet on a new channel)
+  // "Test this tag": the arm that served, and on arm A (its two tags) the order used and why (nothing
+  // measured yet on a new channel); arm B lists one tag, which has no order to choose
   await page.getByTestId(`tag-test-${await rowId(exactRow(page, channelName))}`).click();
   const test = page.locator('.ant-drawer').filter({ has: page.getByTestId('tag-test-run') });
-  await test.getByTestId('tag-test-run').click();
-  await expect(test.getByTestId('tag-test-result')).toBeVisible({ timeout: 15_000 });
+  const arm = test.getByTestId('tag-test-arm');
+  for (let run = 0; run < 20; run++) {
+    await test.getByTestId('tag-test-run').click();
+    await expect(test.getByTestId('tag-test-result')).toBeVisible({ timeout: 15_000 });
+    await expect(arm).toContainText('arm B serves 30% of requests');
+    if ((await arm.textContent())?.includes('arm A served')) break;
+    await expect(test.getByTestId('tag-test-order')).toHaveCount(0);
+  }
+  await expect(arm).toContainText('arm A served this request');
   await expect(test.getByTestId('tag-test-order')).toContainText(
     'Beacon DSP - US CTV preroll - VAST 4 (pinned, not measured yet)',
   );

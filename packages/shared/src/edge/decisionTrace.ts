@@ -166,6 +166,18 @@ export interface DemandOrderTrace {
   tags: DemandOrderTag[];
 }
 
+/**
+ * The arm of a split channel a request was served by (docs/ad-server.md, "A/B splits"): B when its
+ * draw (0 <= draw < 100) fell under the split's percent, drawn from the viewer's device id (so a
+ * viewer stays in one arm) or at random when the request names none.
+ */
+export interface ArmTrace {
+  arm: 'A' | 'B';
+  percent: number;
+  draw: number;
+  by: 'viewer' | 'random';
+}
+
 interface DemandOrderTag {
   id: number;
   name: string;
@@ -214,6 +226,8 @@ export interface DecisionTrace {
   postbid?: PostbidTrace | null;
   /** A channel with an optimised demand order: the order its tags were called in and why. Absent otherwise. */
   demandOrder?: DemandOrderTrace;
+  /** A channel split A/B: the arm that served the request and why. Absent otherwise. */
+  arm?: ArmTrace;
   /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, sdk_app.unknown or sdk_app.revoked, ivt.<reason>, channel_targeting, no_demand, no_bid). */
   result: string;
   /** Campaigns the targeting indexes set aside without looking at them one by one. */

@@ -54,6 +54,36 @@ const DemandOptimisation = z.object({
 });
 export type DemandOptimisationInput = z.input<typeof DemandOptimisation>;
 
+/** Demand tags a channel (or its split's arm B) may call; lower priority numbers are called first in priority mode. */
+const DemandList = z
+  .array(
+    z.object({
+      tagId: id,
+      priority: wholeBetween(1, 100).default(1),
+      /** An optimised order leaves it where it was put (its slot in a waterfall; always in an auction's first set). */
+      pinned: z.boolean().optional(),
+    }),
+  )
+  .max(200, 'must hold at most 200 tags')
+  .default([])
+  .refine((d) => new Set(d.map((x) => x.tagId)).size === d.length, 'lists a tag twice');
+
+/**
+ * An A/B split (docs/ad-server.md, "A/B splits"): arm B, another demand configuration, serves
+ * `percent` of the channel's requests; arm A, the channel's own, the rest.
+ */
+const ChannelSplit = z.object({
+  /** The share of requests arm B serves. */
+  percent: wholeBetween(1, 99, 'percent'),
+  /** Arm B's demand tags. */
+  demand: DemandList,
+  demandMode: z.enum(DEMAND_MODES).default('auction'),
+  /** Arm B's floor CPM, in force on every request of arm B; null: the channel's floor (its rules included). */
+  floorCpm: micros.nullable().default(null),
+  /** Arm B's optimised demand order; null: its tags are called as set. */
+  optimise: DemandOptimisation.nullable().default(null),
+});
+
 export const ChannelInput = z
   .object({
     name,
@@ -84,21 +114,11 @@ export const ChannelInput = z
     auctionPrice: z.enum(AUCTION_PRICES).default('first'),
     /** How long the channel waits for demand in total (the player's patience), in ms. */
     timeoutMs: z.number().int().min(50, 'must be at least 50 ms').max(10_000, 'must be at most 10000 ms').default(1500),
-    /** Demand tags this channel may call; lower priority numbers are called first in priority mode. */
-    demand: z
-      .array(
-        z.object({
-          tagId: id,
-          priority: wholeBetween(1, 100).default(1),
-          /** An optimised order leaves it where it was put (its slot in a waterfall; always in an auction's first set). */
-          pinned: z.boolean().optional(),
-        }),
-      )
-      .max(200, 'must hold at most 200 tags')
-      .default([])
-      .refine((d) => new Set(d.map((x) => x.tagId)).size === d.length, 'lists a tag twice'),
+    demand: DemandList,
     /** The demand order by what each tag earned lately; null: as set. */
     optimise: DemandOptimisation.nullable().default(null),
+    /** A share of requests served by another demand configuration; null: none. */
+    split: ChannelSplit.nullable().default(null),
     ivtIds: ids,
     blockIVT: z.boolean().default(false),
   })
@@ -145,7 +165,15 @@ export const channelsKind = defineKind({
   refs: [
     { kind: 'subs', field: 'subpublisherId', ids: one('subpublisherId') },
     targetingRef,
-    { kind: 'tags', field: 'demand', ids: (r) => ((r.demand as { tagId: number }[]) ?? []).map((d) => d.tagId) },
+    {
+      kind: 'tags',
+      field: 'demand',
+      ids: (r) =>
+        [
+          ...((r.demand as { tagId: number }[]) ?? []),
+          ...((r.split as { demand?: { tagId: number }[] })?.demand ?? []),
+        ].map((d) => d.tagId),
+    },
     { kind: 'ivts', field: 'ivtIds', ids: many('ivtIds') },
   ],
   assignedTo: { sub: 'subpublisherId' },

@@ -24,6 +24,7 @@ import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } fro
 import { emptyDocument, winnerDocument, withImpressionPixels } from './adResponse.js';
 import { withFloorInForce } from './floorInForce.js';
 import { measureCalls, withDemandOrder } from './demandOrder.js';
+import { splitArm } from './abSplit.js';
 import { type TagValues } from '../counters/tagValues.js';
 import { DEFAULT_VAST_VERSION } from '../vast/vastVersion.js';
 
@@ -408,7 +409,10 @@ export function runDecision(
   };
   const found = options.channel ?? snapshot?.channelsByUid.get(channelUid);
   if (!snapshot || !found) return finish(out, started, 404, snapshot ? 'unknown_channel' : 'warming_up');
-  const floored = withFloorInForce(found, ctx);
+  // a split channel: the arm that serves this request
+  const split = found.split ? splitArm(found, ctx.query.deviceId, deps.random ?? Math.random) : null;
+  if (split && traced) trace.arm = split.trace;
+  const floored = withFloorInForce(split?.channel ?? found, ctx);
   // an optimised channel's tags in the order ranked for this request
   const ordered =
     floored.optimise && deps.tagValues

@@ -76,8 +76,8 @@ export function calledPriorities(
   });
 }
 
-/** Where a channel's measurements are kept: by channel. */
-const valuesKey = (channel: SnapChannel): number => channel.id;
+/** Where a channel's measurements are kept: by channel, and apart for arm B of a split (decision/abSplit.ts). */
+const valuesKey = (channel: SnapChannel): number => (channel.arm === 'B' ? -channel.id : channel.id);
 
 /**
  * The channel a decision runs on when its demand order is optimised: its demand list in the order

@@ -34,20 +34,13 @@ export function compileChannels(
   const out = new Map<number, SnapChannel>();
   for (const c of rows) {
     if (!c.uid || c.tenantId === null) continue;
-    const demand: SnapDemand[] = [];
-    const idleTags: { id: number; reason: string }[] = [];
-    for (const d of c.demand) {
-      const tag = tags.live.get(d.tagId);
-      if (tag && tag.tenantId === c.tenantId)
-        demand.push(d.pinned ? { tag, priority: d.priority, pinned: true } : { tag, priority: d.priority });
-      else idleTags.push({ id: d.tagId, reason: tags.idle.get(d.tagId) ?? 'not_found' });
-    }
+    const { demand, idleTags } = demandOf(c.demand, c.tenantId, tags);
     const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;
     const categoryBlocks = blocks?.of(c.tenantId, targeting);
     const serving = isLive(c) && ownersServe(owners, c.tenantId, { subpublisherId: c.subpublisherId });
     if (!serving && setAside)
       record(setAside, c.id, rowReasons(c, owners, c.tenantId, { subpublisherId: c.subpublisherId }));
-    out.set(c.id, {
+    const channel: SnapChannel = {
       id: c.id,
       uid: c.uid,
       tenantId: c.tenantId,
@@ -67,24 +60,68 @@ export function compileChannels(
       targeting,
       ...(categoryBlocks ? { categoryBlocks } : {}),
       demand,
-      ...(c.optimise
-        ? {
-            optimise: {
-              explorePercent: c.optimise.explorePercent,
-              windowMs: c.optimise.windowMinutes * 60_000,
-              maxCalls: c.optimise.maxCalls,
-              timeoutCostCpm: c.optimise.timeoutCostCpm,
-            },
-          }
-        : {}),
+      ...optimiseOf(c.optimise),
       idleTags,
       sellerId: c.subpublisherId
         ? (owners.sellerIds.get(c.subpublisherId) ?? subpublisherSellerId(c.subpublisherId, null))
         : tenantSellerId(c.tenantId),
       ivt: channelIvtMode(owners.tenants.get(c.tenantId), c.blockIVT),
-    });
+    };
+    out.set(c.id, c.split ? withSplit(channel, c.split, tags) : channel);
   }
   return out;
+}
+
+/** A channel's live demand tags (of its own tenant) with their priorities, and those it lists that cannot serve. */
+function demandOf(
+  list: ChannelRow['demand'],
+  tenantId: number,
+  tags: { live: ReadonlyMap<number, SnapTag>; idle: ReadonlyMap<number, string> },
+): Pick<SnapChannel, 'demand' | 'idleTags'> {
+  const demand: SnapDemand[] = [];
+  const idleTags: { id: number; reason: string }[] = [];
+  for (const d of list) {
+    const tag = tags.live.get(d.tagId);
+    if (tag && tag.tenantId === tenantId)
+      demand.push(d.pinned ? { tag, priority: d.priority, pinned: true } : { tag, priority: d.priority });
+    else idleTags.push({ id: d.tagId, reason: tags.idle.get(d.tagId) ?? 'not_found' });
+  }
+  return { demand, idleTags };
+}
+
+/** An optimised demand order, compiled; none: nothing. */
+function optimiseOf(o: ChannelRow['optimise']): Pick<SnapChannel, 'optimise'> {
+  if (!o) return {};
+  return {
+    optimise: {
+      explorePercent: o.explorePercent,
+      windowMs: o.windowMinutes * 60_000,
+      maxCalls: o.maxCalls,
+      timeoutCostCpm: o.timeoutCostCpm,
+    },
+  };
+}
+
+/**
+ * A split channel: arm A, the channel as set, holding arm B, the same channel with the split's
+ * demand, mode, optimised order and (when it sets one) floor, which is then its floor on every
+ * request, without the channel's floor rules.
+ */
+function withSplit(
+  a: SnapChannel,
+  split: NonNullable<ChannelRow['split']>,
+  tags: { live: ReadonlyMap<number, SnapTag>; idle: ReadonlyMap<number, string> },
+): SnapChannel {
+  const { floorRules, optimise: _optimise, ...shared } = a;
+  const b: SnapChannel = {
+    ...shared,
+    ...(split.floorCpm === null ? (floorRules ? { floorRules } : {}) : { floorCpm: split.floorCpm }),
+    ...demandOf(split.demand, a.tenantId, tags),
+    demandMode: split.demandMode,
+    ...optimiseOf(split.optimise),
+    arm: 'B',
+  };
+  return { ...a, arm: 'A', split: { percent: split.percent, b } };
 }
 
 /**

@@ -201,6 +201,10 @@ export interface SnapChannel {
   demand: readonly SnapDemand[];
   /** An optimised demand order (decision/demandOrder.ts); absent: the tags are called as set. */
   optimise?: SnapOptimisation;
+  /** A channel split A/B: which arm this is (A the channel's own configuration, B its split's); absent: not split. */
+  arm?: 'A' | 'B';
+  /** On arm A: the share of requests arm B serves, and arm B's channel (decision/abSplit.ts). */
+  split?: { percent: number; b: SnapChannel };
   /**
    * On a decision's copy of an optimised auction with a cap on calls: its tags are called in sets,
    * by priority (set 1 first, with our campaigns), the next when none fills (auction/runAuction.ts).

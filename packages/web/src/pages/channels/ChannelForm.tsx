@@ -53,13 +53,16 @@ const DEMAND_MODE_LABELS: Record<(typeof DEMAND_MODES)[number], string> = {
 };
 
 /** The demand tags a channel calls, in a small editable table, and a picker to add more. */
-function DemandTags({ readOnly }: { readOnly: boolean }) {
+function DemandTags({ readOnly, arm = '' }: { readOnly: boolean; arm?: '' | 'split' }) {
   const form = Form.useFormInstance();
   const label = useHelpLabel('channels');
   const { items: tags, loading } = useList('tags');
-  const demand = (Form.useWatch('demand', form) as DemandEntry[] | undefined) ?? [];
-  const mode = Form.useWatch('demandMode', form) as string | undefined;
-  const optimised = !!Form.useWatch('optimise', form);
+  // the channel's own list, or arm B's of its split (`split.demand`, with arm B's mode and order)
+  const at = (field: string): string[] => (arm ? [arm, field] : [field]);
+  const testId = (id: string) => (arm ? id.replace('channel-', 'channel-split-') : id);
+  const demand = (Form.useWatch(at('demand'), form) as DemandEntry[] | undefined) ?? [];
+  const mode = Form.useWatch(at('demandMode'), form) as string | undefined;
+  const optimised = !!Form.useWatch(at('optimise'), form);
   const byId = useMemo(() => new Map(tags.map((t) => [Number(t.id), t])), [tags]);
   const chosen = new Set(demand.map((d) => d?.tagId));
   const available = tags
@@ -68,7 +71,7 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
 
   return (
     <Form.Item
-      label={label('demand', 'Demand tags')}
+      label={arm ? 'Arm B demand tags' : label('demand', 'Demand tags')}
       extra={
         optimised
           ? 'The order follows what each tag earned per call lately; a pinned tag keeps its place.'
@@ -77,9 +80,12 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
             : 'Every tag bids in one auction; the priority breaks ties.'
       }
     >
-      <Form.List name="demand">
+      <Form.List name={at('demand')}>
         {(fields, { add, remove }) => (
-          <div className={`channel-demand${optimised ? ' channel-demand-pins' : ''}`} data-testid="channel-demand">
+          <div
+            className={`channel-demand${optimised ? ' channel-demand-pins' : ''}`}
+            data-testid={testId('channel-demand')}
+          >
             <div className="channel-demand-head">
               <span>Tag</span>
               {optimised && <span>Pinned</span>}
@@ -95,7 +101,7 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
               const tagId = demand[field.name]?.tagId;
               const tag = byId.get(Number(tagId));
               return (
-                <div key={field.key} className="channel-demand-row" data-testid="channel-demand-row">
+                <div key={field.key} className="channel-demand-row" data-testid={testId('channel-demand-row')}>
                   <Form.Item name={[field.name, 'tagId']} hidden>
                     <InputNumber />
                   </Form.Item>
@@ -107,7 +113,7 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
                   </span>
                   {optimised && (
                     <Form.Item name={[field.name, 'pinned']} valuePropName="checked" noStyle>
-                      <Checkbox aria-label="Pinned" disabled={readOnly} data-testid="channel-demand-pinned" />
+                      <Checkbox aria-label="Pinned" disabled={readOnly} data-testid={testId('channel-demand-pinned')} />
                     </Form.Item>
                   )}
                   <Form.Item
@@ -132,7 +138,7 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
             })}
             {!readOnly && (
               <Select
-                id="channel-demand-add"
+                id={testId('channel-demand-add')}
                 className="channel-demand-add"
                 showSearch={{ optionFilterProp: 'label' }}
                 loading={loading}
@@ -157,6 +163,80 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
         )}
       </Form.List>
     </Form.Item>
+  );
+}
+
+/** What switching a split on starts from: half the requests, arm B in the channel's mode, its floor, no tags yet. */
+const splitStart = (mode: unknown) => ({
+  percent: 50,
+  demand: [],
+  demandMode: mode === 'priority' ? 'priority' : 'auction',
+  floorCpm: null,
+  optimise: null,
+});
+
+/**
+ * An A/B split: off, or arm B's share of the requests, its demand mode, floor, optimised order and
+ * demand tags (arm A is the channel as set above).
+ */
+function SplitFields({ readOnly }: { readOnly: boolean }) {
+  const form = Form.useFormInstance();
+  const label = useHelpLabel('channels');
+  // (`split` itself is no field, its parts are: watched in the store, where the switch sets it)
+  const on = !!Form.useWatch('split', { form, preserve: true });
+  const mode = Form.useWatch(['split', 'demandMode'], form) as string | undefined;
+  return (
+    <>
+      <Form.Item label={label('split', 'A/B split')}>
+        <Switch
+          checked={on}
+          disabled={readOnly}
+          aria-label="A/B split"
+          data-testid="channel-split-switch"
+          onChange={(checked) =>
+            form.setFieldValue('split', checked ? splitStart(form.getFieldValue('demandMode')) : null)
+          }
+        />
+        <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+          {on
+            ? 'Arm B serves its share of the requests with the demand below; arm A, the rest, with the channel as set above.'
+            : 'Off: every request is served as set above.'}
+        </Typography.Text>
+      </Form.Item>
+      {on && (
+        <div className="channel-split" data-testid="channel-split">
+          <Row gutter={16}>
+            <Col span={8}>
+              <Form.Item
+                name={['split', 'percent']}
+                label="Arm B's share"
+                extra="Of the requests"
+                rules={[{ required: true, type: 'integer', min: 1, max: 99, message: 'A share of 1 to 99 %' }]}
+              >
+                <InputNumber precision={0} suffix="%" style={{ width: '100%' }} data-testid="channel-split-percent" />
+              </Form.Item>
+            </Col>
+            <Col span={8}>
+              <Form.Item name={['split', 'demandMode']} label="Arm B demand mode">
+                <Radio.Group
+                  optionType="button"
+                  options={DEMAND_MODES.map((m) => ({ value: m, label: DEMAND_MODE_LABELS[m] }))}
+                />
+              </Form.Item>
+            </Col>
+            <Col span={8}>
+              <Form.Item name={['split', 'floorCpm']} label="Arm B floor CPM" extra="Empty: the channel's floor">
+                <MoneyInput data-testid="channel-split-floor" />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Form.Item name={['split', 'optimise']} label="Arm B: optimise the order">
+            <DemandOptimiseEditor mode={mode} readOnly={readOnly} testId="channel-split-optimise" />
+          </Form.Item>
+          <DemandTags readOnly={readOnly} arm="split" />
+        </div>
+      )}
+    </>
   );
 }
 
@@ -293,6 +373,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
         <DemandOptimiseEditor mode={mode} readOnly={readOnly} />
       </Form.Item>
       <DemandTags readOnly={readOnly} />
+      <SplitFields readOnly={readOnly} />
 
       <SectionTitle>Invalid traffic</SectionTitle>
       <Row gutter={16}>

@@ -20,21 +20,24 @@ export function DemandOptimiseEditor({
   onChange,
   mode,
   readOnly,
+  testId = 'channel-optimise',
 }: {
   value?: DemandOptimisationInput | null;
   onChange?: (v: DemandOptimisationInput | null) => void;
   mode: string | undefined;
   readOnly: boolean;
+  /** What its test ids start with (arm B's editor has its own). */
+  testId?: string;
 }) {
   const on = !!value;
   const set = (change: Partial<DemandOptimisationInput>) => onChange?.({ ...STARTING, ...value, ...change });
   return (
-    <div className="channel-optimise" data-testid="channel-optimise">
+    <div className="channel-optimise" data-testid={testId}>
       <Switch
         checked={on}
         disabled={readOnly}
         aria-label="Optimise the order"
-        data-testid="channel-optimise-switch"
+        data-testid={`${testId}-switch`}
         onChange={(checked) => onChange?.(checked ? { ...STARTING } : null)}
       />
       <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
@@ -50,7 +53,7 @@ export function DemandOptimiseEditor({
             <Form.Item label="Exploring" extra="Requests that try the tags in a random order" layout="vertical">
               <InputNumber
                 aria-label="Exploring percent"
-                data-testid="channel-optimise-explore"
+                data-testid={`${testId}-explore`}
                 min={0}
                 max={50}
                 precision={0}
@@ -66,7 +69,7 @@ export function DemandOptimiseEditor({
             <Form.Item label="Measured over" extra="Each tag's calls of the last minutes" layout="vertical">
               <InputNumber
                 aria-label="Window in minutes"
-                data-testid="channel-optimise-window"
+                data-testid={`${testId}-window`}
                 min={5}
                 max={1440}
                 precision={0}
@@ -81,7 +84,7 @@ export function DemandOptimiseEditor({
           <Col span={6}>
             <Form.Item label="Timeout cost" extra="CPM taken off a tag per timeout" layout="vertical">
               <MoneyInput
-                data-testid="channel-optimise-timeout-cost"
+                data-testid={`${testId}-timeout-cost`}
                 disabled={readOnly}
                 value={value.timeoutCostCpm}
                 onChange={(v) => set({ timeoutCostCpm: v ?? 0 })}
@@ -93,7 +96,7 @@ export function DemandOptimiseEditor({
               <Form.Item label="Tags called first" extra="Empty: every tag at once" layout="vertical">
                 <InputNumber
                   aria-label="Tags called first"
-                  data-testid="channel-optimise-max-calls"
+                  data-testid={`${testId}-max-calls`}
                   min={1}
                   max={200}
                   precision={0}

@@ -46,6 +46,7 @@ export function channelDefaults(): Record<string, unknown> {
     timeoutMs: 1500,
     demand: [],
     optimise: null,
+    split: null,
     ivtIds: [],
     blockIVT: false,
   };

@@ -17,6 +17,7 @@ import {
 import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { AdPlayer } from './AdPlayer.js';
 import {
+  armSentence,
   demandOrderSentence,
   fateText,
   indexedOutText,
@@ -245,6 +246,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
   const ivt = ivtSentence(trace);
   const postbid = postbidSentence(trace);
   const order = demandOrderSentence(trace);
+  const arm = armSentence(trace);
 
   return (
     <div className="tag-test-result" data-testid="tag-test-result">
@@ -277,6 +279,12 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
               <>
                 <br />
                 <span data-testid="tag-test-postbid">{postbid}</span>
+              </>
+            )}
+            {arm && (
+              <>
+                <br />
+                <span data-testid="tag-test-arm">{arm}</span>
               </>
             )}
             {order && (

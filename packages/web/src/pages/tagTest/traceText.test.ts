@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate, type TargetingMiss } from '@adplane/shared';
 import {
+  armSentence,
   demandOrderSentence,
   fateText,
   indexedOutText,
@@ -408,6 +409,18 @@ describe('an optimised demand order, in words', () => {
     );
     expect(demandOrderSentence({ demandOrder: { ...order, basis: 'exploring', maxCalls: 2 } })).toBe(
       'Demand order, exploring (this request is one of the 10% that try the tags in a random order), 2 called first: Steady (pinned, $21.60 per 1,000 calls), Rich ($30.00 per 1,000 calls), New (not measured yet).',
+    );
+  });
+});
+
+describe('the arm of a split channel, in words', () => {
+  it('says which arm served the request and how it was drawn', () => {
+    expect(armSentence({})).toBe('');
+    expect(armSentence({ arm: { arm: 'B', percent: 30, draw: 12.5, by: 'random' } })).toBe(
+      'A/B split: arm B served this request (arm B serves 30% of requests; this one drew 12.50, drawn at random).',
+    );
+    expect(armSentence({ arm: { arm: 'A', percent: 30, draw: 71, by: 'viewer' } })).toBe(
+      "A/B split: arm A served this request (arm B serves 30% of requests; this one drew 71.00, drawn from the viewer's device id).",
     );
   });
 });

@@ -427,6 +427,14 @@ export function demandOrderSentence(trace: Pick<DecisionTrace, 'demandOrder'>): 
   return `Demand order, ${why}${sets}: ${tags}.`;
 }
 
+/** A split channel's arm in a sentence: which arm served the request and why. */
+export function armSentence(trace: Pick<DecisionTrace, 'arm'>): string {
+  const a = trace.arm;
+  if (!a) return '';
+  const by = a.by === 'viewer' ? "drawn from the viewer's device id" : 'drawn at random';
+  return `A/B split: arm ${a.arm} served this request (arm B serves ${a.percent}% of requests; this one drew ${a.draw.toFixed(2)}, ${by}).`;
+}
+
 /** What a source earned the publisher and us, for the winner. */
 export function winnerMoney(w: SourceFate): string {
   if (w.clearingCpm === undefined) return '';
