@@ -136,6 +136,7 @@ const MENU_OF: Record<string, string> = {
   '/channels': 'supply',
   '/subpublishers': 'supply',
   '/suppliers': 'supply',
+  '/supply-deals': 'supply',
   '/applists': 'targeting',
   '/iplists': 'targeting',
   '/targetings': 'targeting',

@@ -105,7 +105,7 @@ export default function SupplyDealsPage() {
       toBody={dealToBody}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
-      defaultHidden={['updatedAt', 'advertiserDomains']}
+      defaultHidden={['updatedAt', 'auctionType', 'buyerSeats', 'advertiserDomains', 'm_bids']}
     />
   );
 }
