@@ -241,18 +241,17 @@ function demand(v: unknown): ChannelRow['demand'] | typeof PLAIN_NO {
   if (v === undefined) return [];
   if (!demandEntryKnown) return bySchema(ChannelInput.shape.demand, v);
   if (!Array.isArray(v) || v.length > 200) return PLAIN_NO;
-  const out: ChannelRow['demand'] = [];
   for (let i = 0; i < v.length; i++) {
     const entry = documentOf(v[i]);
-    if (!entry) return PLAIN_NO;
-    const { tagId } = entry;
-    const priority = whole(entry.priority, 1, 100, 1);
-    if (!isId(tagId) || priority === PLAIN_NO) return PLAIN_NO;
+    if (!entry || !isId(entry.tagId) || whole(entry.priority, 1, 100, 1) === PLAIN_NO) return PLAIN_NO;
     // a tag listed twice is refused by the schema
-    for (let j = 0; j < i; j++) if (out[j]!.tagId === tagId) return PLAIN_NO;
-    out.push({ tagId, priority });
+    for (let j = 0; j < i; j++) if ((v[j] as { tagId: unknown }).tagId === entry.tagId) return PLAIN_NO;
   }
-  return out;
+  // made by map, at its length: a list pushed to from empty keeps room for 17 entries
+  return (v as Record<string, unknown>[]).map((entry) => ({
+    tagId: entry.tagId as number,
+    priority: whole(entry.priority, 1, 100, 1) as number,
+  }));
 }
 
 /** The channel the schema would give the row (as channelFacts keeps it), or undefined when the schema must read it. */
