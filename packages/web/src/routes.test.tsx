@@ -29,6 +29,7 @@ const PLAIN = [
   '/sdk',
   '/subpublishers',
   '/suppliers',
+  '/supply-deals',
   '/tags',
   '/targetings',
   '/tooltips',
