@@ -102,7 +102,8 @@ forEachStore((t) => {
       expect(list.json()).toContainEqual(expect.objectContaining({ name: 'Office network', ipCount: 3 }));
       // a targeting naming it: the list is in use, and cannot be deleted under it
       const usedBy = await publisher.request({ method: 'DELETE', url: `${api}/${publisher.ids.officeList!.id}` });
-      expect(usedBy.statusCode).toBeGreaterThanOrEqual(400);
+      expect(usedBy.statusCode).toBe(409);
+      expect(usedBy.body).toContain('notOffice');
     });
 
     it('refuses targeting values it cannot match, naming the field', async () => {
@@ -172,6 +173,19 @@ forEachStore((t) => {
       });
       const mv = (here.json() as { trace: DecisionTrace }).trace.indexedOutCampaigns?.find((c) => c.name === 'mv');
       expect(mv?.misses[0]).toMatchObject({ rule: 'city', viewer: '' });
+      // the context says what the request carried
+      expect(trace.context.keyValues).toEqual(['genre=news']);
+      const inMountainView = await publisher.request({
+        method: 'GET',
+        url: `/vast/${publisher.ids.player!.uid}?w=640&h=360&ip=${MOUNTAIN_VIEW_IP}&debug=1`,
+      });
+      expect((inMountainView.json() as { trace: DecisionTrace }).trace.context).toMatchObject({
+        country: 'US',
+        usState: 'CA',
+        city: 'Mountain View',
+        metro: '807',
+        postalCode: 'US:94043',
+      });
     });
 
     it("OpenRTB: a supplier's bid request is targeted by its device's address and first-party data", async () => {

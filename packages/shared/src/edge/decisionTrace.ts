@@ -219,6 +219,15 @@ export interface DecisionTrace {
     height: number;
     appBundle: string;
     domain: string;
+    /**
+     * Where in the country, from the MaxMind City database (absent: it names none): the city's
+     * English name, the Nielsen DMA code, the postal code with its country (`US:94043`).
+     */
+    city?: string;
+    metro?: string;
+    postalCode?: string;
+    /** The request's key-values, `key=value` in lower case (absent: none). */
+    keyValues?: string[];
   };
   /** The pre-bid IVT check; null when the channel's traffic is not checked (or the request never reached the check). */
   ivt: IvtTrace | null;

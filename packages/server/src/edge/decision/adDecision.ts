@@ -108,7 +108,10 @@ const UNTRACED_CONTEXT: DecisionTrace['context'] = Object.freeze({
 });
 
 function contextOf(ctx: RequestContext): DecisionTrace['context'] {
+  const place = ctx.geo.place;
   return {
+    ...(place && { city: place.city, metro: place.metro, postalCode: place.postalKey.toUpperCase() }),
+    ...(ctx.keyValues?.length && { keyValues: [...ctx.keyValues] }),
     ip: ctx.ip,
     country: ctx.geo.country,
     region: ctx.geo.region,

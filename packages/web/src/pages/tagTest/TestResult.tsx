@@ -317,6 +317,23 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
         <Descriptions.Item label={c.appBundle ? 'App bundle' : 'Domain'} span={2}>
           {show(c.appBundle || c.domain)}
         </Descriptions.Item>
+        {(c.city || c.metro || c.postalCode) && (
+          <Descriptions.Item label="City · metro · postal code" span={3}>
+            <span data-testid="tag-test-place">
+              {[c.city || unknown, c.metro ? `DMA ${c.metro}` : unknown, c.postalCode || unknown].map((v, i) => (
+                <span key={i}>
+                  {i > 0 && ' · '}
+                  {v}
+                </span>
+              ))}
+            </span>
+          </Descriptions.Item>
+        )}
+        {c.keyValues?.length ? (
+          <Descriptions.Item label="Key-values" span={3}>
+            <span data-testid="tag-test-key-values">{c.keyValues.join(', ')}</span>
+          </Descriptions.Item>
+        ) : null}
       </Descriptions>
 
       <Typography.Title level={5}>Demand sources</Typography.Title>
