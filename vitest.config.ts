@@ -59,8 +59,12 @@ const server = {
   environment: 'node',
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  // the program's bundle, built once per run, that the tests starting it in child processes run
-  globalSetup: [fileURLToPath(new URL('packages/server/test/programBundle.ts', import.meta.url))],
+  // the program's bundle, built once per run, that the tests starting it in child processes run;
+  // the test stores' PostgreSQL databases, dropped when the run ends
+  globalSetup: [
+    fileURLToPath(new URL('packages/server/test/programBundle.ts', import.meta.url)),
+    fileURLToPath(new URL('packages/server/test/testDatabases.ts', import.meta.url)),
+  ],
 } as const;
 
 export default defineConfig({
@@ -68,11 +72,10 @@ export default defineConfig({
     // Three test files at once on CI's two cores (vitest's default there is one): many files wait on
     // sockets, child processes, PostgreSQL and ClickHouse a good part of their time, and with two at
     // once the cores stood a fifth idle (10.6 min); a third file fills them (8.9 min). Files share nothing:
-    // each opens its own PostgreSQL schema or database, ClickHouse database, Redis key prefix, or
+    // each opens its own PostgreSQL database, ClickHouse database, Redis key prefix, or
     // redis-server of its own on its own port when it kills Redis, data folder and ports
-    // (packages/server/test/helpers.ts, statsEngines.ts, deliveryEngines.ts), and PostgreSQL schema
-    // changes take turns (kysely's migrator reads every schema's tables: helpers.ts
-    // PG_SCHEMA_CHANGES_LOCK). `--maxWorkers=1` runs them one at a time.
+    // (packages/server/test/helpers.ts, storeTemplates.ts, statsEngines.ts, deliveryEngines.ts).
+    // `--maxWorkers=1` runs them one at a time.
     maxWorkers: 3,
     projects: [
       {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCampaignRow, parseChannelRow, parseCreativeRow, parseDemandTagRow, type SkipSink } from '@adplane/shared';
 import { ENTITY_TABLES } from '../src/store/entityTables.js';
 import { toExplicitUnits } from '../src/store/migrations/0006_explicit_units.js';
-import { migratorOf } from '../src/store/migrations/index.js';
-import { forEachStore, migrateTestStore, withPgSchemaLock } from './helpers.js';
+import { migrateToLatest, migratorOf } from '../src/store/migrations/index.js';
+import { forEachStore } from './helpers.js';
 
 /**
  * Migration 0006 rewrites stored documents in explicit units: one discriminated price, 'unlimited'
@@ -72,10 +72,7 @@ forEachStore((t) => {
     const before = new Map<string, Map<number, Doc>>();
     for (const table of tables) before.set(table, await docsOf(table));
 
-    // (down drops tables: alone among the PostgreSQL test files that read every schema's tables, helpers.ts)
-    const down = await withPgSchemaLock(t.store, 'exclusive', () =>
-      migratorOf(t.store).migrateTo('0004_config_version'),
-    );
+    const down = await migratorOf(t.store).migrateTo('0004_config_version');
     expect(down.error).toBeUndefined();
     const oldTags = await docsOf(ENTITY_TABLES.tags);
     expect(
@@ -109,7 +106,7 @@ forEachStore((t) => {
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    expect(await migrateTestStore(t.store)).toContain('0006_explicit_units');
+    expect(await migrateToLatest(t.store)).toContain('0006_explicit_units');
     for (const table of tables) {
       const after = await docsOf(table);
       for (const [id, doc] of before.get(table)!) expect(after.get(id), `${table} #${id}`).toEqual(doc);

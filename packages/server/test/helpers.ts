@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Edition, EDITION_ONLY, type Feature, RESOURCE_KINDS, RESOURCES } from '@adplane/shared';
 import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { loadSettings, type Settings } from '../src/settings.js';
-import { type Dialect, dropPgSchema, openStore, type Store } from '../src/store/db.js';
-import { migrateToLatest } from '../src/store/migrations/index.js';
-import { type SeededUser, seedIfEmpty } from '../src/store/seed.js';
+import { type Dialect, type Store } from '../src/store/db.js';
+import { type SeededUser } from '../src/store/seed.js';
+import { openTemplateStore, type TemplateStore } from './storeTemplates.js';
 
 export const DEMO_PASSWORD = 'demo';
 
@@ -38,39 +37,6 @@ export interface TestStore {
 
 const settingsOfStore = new WeakMap<Store, Settings>();
 
-/**
- * PostgreSQL: the test files running at once share DATABASE_URL's database, a schema each. Kysely's
- * migrator first reads the tables of every schema in the database (its introspector calls
- * has_schema_privilege and pg_get_serial_sequence by name on each), which fails ("schema ... does
- * not exist", "relation ... does not exist") when another file drops its schema, or a table, during
- * that read. So migrating up takes this advisory lock shared, and what drops schemas or tables (a
- * block's schema at its end, a down migration) takes it alone. (Any constant of the tests' own.)
- */
-const PG_SCHEMA_CHANGES_LOCK = 4_250_100;
-
-/**
- * `run` holding the schema-changes lock `shared` or `exclusive` (see PG_SCHEMA_CHANGES_LOCK) when
- * `store` is on PostgreSQL; at once on SQLite.
- */
-export async function withPgSchemaLock<T>(
-  store: Pick<Store, 'dialect'>,
-  mode: 'shared' | 'exclusive',
-  run: () => Promise<T>,
-): Promise<T> {
-  if (store.dialect !== 'postgres') return run();
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(mode === 'shared' ? 'select pg_advisory_lock_shared($1)' : 'select pg_advisory_lock($1)', [
-      PG_SCHEMA_CHANGES_LOCK,
-    ]);
-    return await run();
-  } finally {
-    // (closing the session lets go of its lock)
-    await client.end();
-  }
-}
-
 /** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own: a database made or dropped for a run of its own. */
 export async function onPgServer(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
@@ -82,32 +48,25 @@ export async function onPgServer(serverUrl: string, statement: string): Promise<
   }
 }
 
-/** migrateToLatest, holding the schema-changes lock shared on PostgreSQL: what a test that migrates a test store again calls. */
-export function migrateTestStore(store: Store): Promise<string[]> {
-  return withPgSchemaLock(store, 'shared', () => migrateToLatest(store));
-}
-
-/** A migrated (and, with `seed`, seeded) test store of `dialect`, opened in the block's beforeAll, dropped in its afterAll. */
+/**
+ * A migrated (and, with `seed`, seeded) test store of `dialect`, opened in the block's beforeAll,
+ * dropped in its afterAll: a copy of the worker's template (storeTemplates.ts), in a PostgreSQL
+ * database of its own.
+ */
 export function openTestStore(dialect: Dialect, seed: boolean): TestStore {
-  let store: Store | undefined;
-  let settings: Settings | undefined;
+  let opened: TemplateStore | undefined;
   const users: Record<string, SeededUser> = {};
-  const pgSchema = `adplane_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = process.env.DATABASE_URL ?? '';
 
   beforeAll(async () => {
-    settings = testSettings({ DATABASE_URL: dialect === 'postgres' ? databaseUrl : '' });
-    store = await openStore(settings, dialect === 'postgres' ? { pgSchema } : {});
-    settingsOfStore.set(store, settings);
-    await migrateTestStore(store);
-    if (seed) for (const u of (await seedIfEmpty(store, settings)).users) users[u.username] = u;
+    opened = await openTemplateStore(dialect, seed, testSettings);
+    settingsOfStore.set(opened.store, opened.settings);
+    for (const u of opened.users) users[u.username] = u;
   });
 
   afterAll(async () => {
-    await store?.close();
-    if (dialect === 'postgres')
-      await withPgSchemaLock({ dialect }, 'exclusive', () => dropPgSchema(databaseUrl, pgSchema));
-    if (settings) rmSync(settings.dataDir, { recursive: true, force: true });
+    await opened?.store.close();
+    await opened?.drop();
+    if (opened) rmSync(opened.settings.dataDir, { recursive: true, force: true });
   });
 
   const ready = <T>(value: T | undefined, what: string): T => {
@@ -117,18 +76,18 @@ export function openTestStore(dialect: Dialect, seed: boolean): TestStore {
   return {
     dialect,
     get store() {
-      return ready(store, 'The test store');
+      return ready(opened?.store, 'The test store');
     },
     get settings() {
-      return ready(settings, 'The test settings');
+      return ready(opened?.settings, 'The test settings');
     },
     users,
   };
 }
 
 /**
- * Run `fn`'s tests on the embedded SQLite store and, when DATABASE_URL is set, on PostgreSQL (a fresh
- * schema per block, dropped after). With CI=true and no DATABASE_URL, the PostgreSQL block fails.
+ * Run `fn`'s tests on the embedded SQLite store and, when DATABASE_URL is set, on PostgreSQL (a
+ * database per block, dropped after). With CI=true and no DATABASE_URL, the PostgreSQL block fails.
  * Each store is migrated and, unless `seed: false`, holds the demo workspace.
  */
 export function forEachStore(fn: (t: TestStore) => void, options: { seed?: boolean } = {}): void {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantIdOf } from '../src/auth/guards.js';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { CONFIG_KEYS, getConfigValue, setConfigValueOnce } from '../src/store/appConfig.js';
-import { MIGRATIONS } from '../src/store/migrations/index.js';
+import { MIGRATIONS, migrateToLatest } from '../src/store/migrations/index.js';
 import { ADMIN_ONLY_SEED, seedIfEmpty } from '../src/store/seed.js';
 import { ensureSessionSecret, SESSION_SECRET_FILE } from '../src/store/sessionSecret.js';
 import { deleteExpiredSessions, findLiveSession, insertSession } from '../src/store/sessions.js';
@@ -18,12 +18,12 @@ import {
   findUserInTenant,
   setUserStatus,
 } from '../src/store/users.js';
-import { as, buildTestApp, forEachStore, freshAddress, login, migrateTestStore } from './helpers.js';
+import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
 
 forEachStore((t) => {
   describe('migrations', () => {
     it('are applied once; running them again changes nothing', async () => {
-      expect(await migrateTestStore(t.store)).toEqual([]);
+      expect(await migrateToLatest(t.store)).toEqual([]);
       const names = await t.store.db
         .selectFrom('kysely_migration' as never)
         .select('name' as never)

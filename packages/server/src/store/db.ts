@@ -19,7 +19,7 @@ export interface Store {
 }
 
 export interface OpenStoreOptions {
-  /** PostgreSQL only: put every table in this schema (created if missing). Tests use one per file. */
+  /** PostgreSQL only: put every table in this schema (created if missing). Test stores use one of their own. */
   pgSchema?: string;
 }
 
@@ -110,7 +110,7 @@ async function createPgSchema(url: string, schema: string): Promise<void> {
   await withPgClient(url, (c) => c.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`));
 }
 
-/** Tests drop the schema they created. */
+/** Drops a schema made for a run of its own (the lists bench's store). */
 export async function dropPgSchema(url: string, schema: string): Promise<void> {
   if (!SCHEMA_NAME.test(schema) || schema === 'public')
     throw new Error(`Refusing to drop PostgreSQL schema '${schema}'`);
