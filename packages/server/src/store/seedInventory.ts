@@ -127,6 +127,10 @@ async function northwindTargeting(ctx: SeedContext, as: Actor): Promise<Ids> {
       'latimes.com',
     ],
   });
+  const officeNetworks = await create(as, 'iplists', {
+    name: 'Office and QA networks - block',
+    items: ['198.51.100.0/24', '203.0.113.7', '2001:db8:4e57::/48'],
+  });
   const gamblingAdvertisers = await create(as, 'crelists', {
     name: 'Gambling advertisers - block',
     items: [
@@ -185,6 +189,8 @@ async function northwindTargeting(ctx: SeedContext, as: Actor): Promise<Ids> {
       devices: { mode: 'include', values: ['desktop'] },
       browsers: { mode: 'include', values: ['chrome', 'safari', 'edge', 'firefox'] },
       pubLists: { mode: 'include', ids: [premiumPublishers] },
+      // the tenant's own staff and QA traffic is never sold
+      ipLists: { mode: 'exclude', ids: [officeNetworks] },
       dayParting: {
         enabled: true,
         timezone: -5,

@@ -180,6 +180,7 @@ describe('every kind skips and counts a stored row a newer rule rejects', () => 
     applists: { items: ['not a bundle!'] },
     publists: { items: ['not a domain!'] },
     crelists: { items: ['not an id!'] },
+    iplists: { items: ['300.1.2.3'] },
     ivts: { vendor: 'v', urlTemplate: 'https://p.example/?x={{secret}}' },
     tooltips: { key: 'nokey', text: 'x' },
     sdkapps: { bundle: 'com.example.app', platform: 'palm' },

@@ -121,6 +121,7 @@ describe('list cache', () => {
         'applists',
         'crelists',
         'publists',
+        'iplists',
         'adexchanges',
         'deals',
         'campaigns',
