@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import { makeUser } from '../../test/fixtures.js';
 import { renderEntityForm, stubEmptyLists } from '../../test/formHarness.js';
-import { AUCTION_TYPE_HINTS, DealForm } from './DealForm.js';
+import { DealForm } from './DealForm.js';
+import { AUCTION_TYPE_HINTS } from './dealTerms.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 stubEmptyLists();

@@ -9,10 +9,9 @@ import { CopyValue, EllipsisText } from '../../resources/cells.js';
 import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { FlightCell } from '../dsp/FlightCell.js';
-import { AUCTION_TYPE_OPTIONS, DealForm } from './DealForm.js';
+import { DealForm } from './DealForm.js';
+import { AUCTION_LABELS } from './dealTerms.js';
 import { dealDefaults, dealToBody, dealToForm } from './dealValues.js';
-
-const AUCTION_LABELS = new Map<number, string>(AUCTION_TYPE_OPTIONS.map((o) => [o.value, o.label]));
 
 const COLUMNS: ColumnsType<ResourceRow> = [
   {

@@ -1,35 +1,18 @@
-import { Col, DatePicker, Form, Row, Select, Switch } from 'antd';
+import { Col, Form, Row, Switch } from 'antd';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
-import { MoneyInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
+import { RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { type ListItem } from '../../api/lists.js';
-import { LimitedInput, lengthRule, NameField, StatusField } from '../../resources/formParts.js';
-import { DATE_FORMAT } from '../dsp/flightDates.js';
+import { NameField, StatusField } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
-import { AUCTION_TYPE_HINTS, AUCTION_TYPE_OPTIONS } from '../deals/DealForm.js';
+import { DealFlight, DealIdFloorAuction, WordList } from '../deals/dealTerms.js';
 import '../dsp/dsp.css';
 
 /** Only OpenRTB demand tags (RTB, and Prebid through Prebid Server) carry a deal in their bid requests. */
 const ortbTag = (item: ListItem): boolean => item.integration === 'RTB' || item.integration === 'PreBid';
 
-/** A list of words typed one by one (seats, domains): Enter, a comma or a space ends one. */
-function WordList({ placeholder, label, ...rest }: { placeholder: string; label: string }) {
-  return (
-    <Select
-      {...rest}
-      mode="tags"
-      tokenSeparators={[',', ' ']}
-      open={false}
-      suffixIcon={null}
-      placeholder={placeholder}
-      aria-label={label}
-    />
-  );
-}
-
 /** The drawer of a supply deal: its terms for buyers, what it covers, whom it is offered to and its flight. */
 export function SupplyDealForm({ form }: ResourceFormProps) {
   const label = useHelpLabel('supplydeals');
-  const auctionType = Form.useWatch('auctionType', form) as number | undefined;
   return (
     <div className="dsp-form">
       <Row gutter={16}>
@@ -41,36 +24,12 @@ export function SupplyDealForm({ form }: ResourceFormProps) {
         </Col>
       </Row>
       <Section title="Terms">
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item
-              name="dealId"
-              label={label('dealId', 'Deal ID')}
-              extra="Sent to buyers in imp.pmp.deals.id; their bids name it in dealid"
-              rules={[
-                { required: true, whitespace: true, message: 'Enter the deal ID' },
-                lengthRule(128),
-                { pattern: /^[A-Za-z0-9._:-]+$/, message: 'Letters, digits and . _ : - only' },
-              ]}
-            >
-              <LimitedInput className="dsp-mono" placeholder="e.g. NW-SPORTS-CTV-001" max={128} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="floorCpm" label={label('floorCpm', 'Floor CPM')}>
-              <MoneyInput />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item
-              name="auctionType"
-              label={label('auctionType', 'Auction type')}
-              extra={AUCTION_TYPE_HINTS[auctionType ?? 0] ?? 'How a winning buyer pays'}
-            >
-              <Select options={AUCTION_TYPE_OPTIONS} aria-label="Auction type" />
-            </Form.Item>
-          </Col>
-        </Row>
+        <DealIdFloorAuction
+          form={form}
+          label={label}
+          idExtra="Sent to buyers in imp.pmp.deals.id; their bids name it in dealid"
+          idPlaceholder="e.g. NW-SPORTS-CTV-001"
+        />
         <Form.Item
           name="privateAuction"
           label={label('privateAuction', 'Private auction')}
@@ -123,20 +82,7 @@ export function SupplyDealForm({ form }: ResourceFormProps) {
           <RefSelect kind="tags" multiple placeholder="Every RTB and Prebid tag" only={ortbTag} />
         </Form.Item>
       </Section>
-      <Section title="Flight">
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item name="startDate" label={label('startDate', 'Start date')}>
-              <DatePicker format={DATE_FORMAT} placeholder="No start date" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="endDate" label={label('endDate', 'End date')}>
-              <DatePicker format={DATE_FORMAT} placeholder="No end date" />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Section>
+      <DealFlight label={label} />
     </div>
   );
 }

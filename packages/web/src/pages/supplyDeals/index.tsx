@@ -9,11 +9,9 @@ import { CopyValue, EllipsisText } from '../../resources/cells.js';
 import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { FlightCell } from '../dsp/FlightCell.js';
-import { AUCTION_TYPE_OPTIONS } from '../deals/DealForm.js';
+import { AUCTION_LABELS } from '../deals/dealTerms.js';
 import { dealToBody, dealToForm } from '../deals/dealValues.js';
 import { SupplyDealForm } from './SupplyDealForm.js';
-
-const AUCTION_LABELS = new Map<number, string>(AUCTION_TYPE_OPTIONS.map((o) => [o.value, o.label]));
 
 /** Words of a list on one line, or what none of them means. */
 const wordsCell = (none: string) => (words: string[] | undefined) =>
