@@ -23,7 +23,7 @@ class StatsThread {
   stores = 0;
   private idle: NodeJS.Timeout | null = null;
 
-  constructor(onEnd: () => void) {
+  constructor(private readonly onEnd: () => void) {
     this.worker.unref();
     this.worker.on('message', (message: FromThread) => {
       const p = this.pending.get(message.id);
@@ -61,7 +61,13 @@ class StatsThread {
 
   closed(): void {
     if (--this.stores > 0) return;
-    this.idle = setTimeout(() => void this.worker.terminate(), IDLE_MS);
+    this.idle = setTimeout(() => {
+      // ended before it is told to stop: a store opened while the thread winds down gets a new thread
+      // instead of this one, whose end would fail the store's first call
+      this.ended ??= new Error('the stats thread ended: idle');
+      this.onEnd();
+      void this.worker.terminate();
+    }, IDLE_MS);
     this.idle.unref();
   }
 }
