@@ -73,7 +73,8 @@ function renderDrawer(options: {
   const onClose = options.onClose ?? vi.fn();
   renderWithAuth(
     <ResourceDrawer
-      def={RESOURCES.channels}
+      // (a kind no other kind references: its drawer has no Used by section besides the form's own)
+      def={RESOURCES.campaigns}
       api={fakeApi(options.row ?? ROW)}
       state={state}
       readOnly={options.readOnly}

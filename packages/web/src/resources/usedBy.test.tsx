@@ -60,8 +60,9 @@ describe('Used by', () => {
     expect(showsUsedBy(RESOURCES.tags)).toBe(true);
     expect(showsUsedBy(RESOURCES.deals)).toBe(true);
     expect(showsUsedBy(RESOURCES.applists)).toBe(true);
+    // a supply deal names the channels it sells
+    expect(showsUsedBy(RESOURCES.channels)).toBe(true);
     expect(showsUsedBy(RESOURCES.campaigns)).toBe(false);
-    expect(showsUsedBy(RESOURCES.channels)).toBe(false);
     expect(usedByHref('campaigns', 8)).toBe('/campaigns?open=8');
     expect(usedBySummary(GROUPS)).toBe('Channels (2): Roku CTV, Web outstream');
     expect(usedBySummary([])).toBe('Not used');
