@@ -11,7 +11,7 @@ import { Section } from '../dsp/formParts.js';
  * share: its id, floor and auction type, the buyer seats typed as words, and its flight.
  */
 
-export const AUCTION_TYPE_OPTIONS = AUCTION_TYPES.map((a) => ({ value: a.id, label: a.label }));
+const AUCTION_TYPE_OPTIONS = AUCTION_TYPES.map((a) => ({ value: a.id, label: a.label }));
 
 /** The auction types by id, as the lists show them. */
 export const AUCTION_LABELS = new Map<number, string>(AUCTION_TYPE_OPTIONS.map((o) => [o.value, o.label]));
