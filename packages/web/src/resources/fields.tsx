@@ -65,8 +65,8 @@ export function RefSelect(props: {
   placeholder?: string;
   id?: string;
   tenantId?: number | null;
-  /** Offers only the rows this keeps (a supply deal's tags: the OpenRTB ones). */
-  only?: (item: ListItem) => boolean;
+  /** Which rows the picker offers (a supply deal's tags: the OpenRTB ones); all when absent. */
+  offers?: (item: ListItem) => boolean;
 }) {
   const name = listNameOf(props.kind);
   const { items, loading } = useList(name ?? 'tags');
@@ -78,7 +78,7 @@ export function RefSelect(props: {
           props.tenantId === null ||
           i.tenantId === undefined ||
           i.tenantId === props.tenantId) &&
-        (!props.only || props.only(i)),
+        (!props.offers || props.offers(i)),
     )
     .map((i) => ({ value: Number(i.id), label: `${i.name} (#${i.id})` }));
   return (

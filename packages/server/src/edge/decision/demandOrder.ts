@@ -107,22 +107,25 @@ export function withDemandOrder(
       demand: ordered,
       ...(channel.demandMode === 'auction' && o.maxCalls !== null ? { auctionSets: true } : {}),
     },
-    trace: {
-      basis: exploring ? 'exploring' : 'measured',
-      explorePercent: o.explorePercent,
-      windowMinutes: o.windowMs / 60_000,
-      maxCalls: channel.demandMode === 'auction' ? o.maxCalls : null,
-      timeoutCostCpm: o.timeoutCostCpm,
-      tags: ranked.map((i, at) => ({
-        id: demand[i]!.tag.id,
-        name: demand[i]!.tag.name,
-        pinned: demand[i]!.pinned === true,
-        priority: priorities[at]!,
-        calls: measures[i]!.calls,
-        fills: measures[i]!.fills,
-        timeouts: measures[i]!.timeouts,
-        valueCpm: worth[i] === null ? null : Math.round(worth[i]!),
-      })),
+    // built when a traced request reads it: an untraced one pays for no per-tag rows
+    get trace(): DemandOrderTrace {
+      return {
+        basis: exploring ? 'exploring' : 'measured',
+        explorePercent: o.explorePercent,
+        windowMinutes: o.windowMs / 60_000,
+        maxCalls: channel.demandMode === 'auction' ? o.maxCalls : null,
+        timeoutCostCpm: o.timeoutCostCpm,
+        tags: ranked.map((i, at) => ({
+          id: demand[i]!.tag.id,
+          name: demand[i]!.tag.name,
+          pinned: demand[i]!.pinned === true,
+          priority: priorities[at]!,
+          calls: measures[i]!.calls,
+          fills: measures[i]!.fills,
+          timeouts: measures[i]!.timeouts,
+          valueCpm: worth[i] === null ? null : Math.round(worth[i]!),
+        })),
+      };
     },
   };
 }

@@ -4,34 +4,17 @@ import { RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
-import { usd } from '../../resources/fields.js';
-import { CopyValue, EllipsisText } from '../../resources/cells.js';
+import { EllipsisText } from '../../resources/cells.js';
 import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { FlightCell } from '../dsp/FlightCell.js';
+import { DEAL_FLIGHT_COLUMN, DEAL_FLOOR_COLUMN, DEAL_ID_COLUMN } from './dealColumns.js';
 import { DealForm } from './DealForm.js';
 import { AUCTION_LABELS } from './dealTerms.js';
 import { dealDefaults, dealToBody, dealToForm } from './dealValues.js';
 
 const COLUMNS: ColumnsType<ResourceRow> = [
-  {
-    title: 'Deal ID',
-    dataIndex: 'dealId',
-    key: 'dealId',
-    width: COLUMN_WIDTHS.copyValue,
-    sorter: true,
-    ellipsis: { showTitle: false },
-    render: (v: unknown) => <CopyValue value={String(v ?? '')} />,
-  },
-  {
-    title: 'Floor CPM',
-    dataIndex: 'floorCpm',
-    key: 'floorCpm',
-    width: COLUMN_WIDTHS.price,
-    align: 'right',
-    sorter: true,
-    render: usd,
-  },
+  DEAL_ID_COLUMN,
+  DEAL_FLOOR_COLUMN,
   {
     title: 'Auction',
     dataIndex: 'auctionType',
@@ -52,12 +35,7 @@ const COLUMNS: ColumnsType<ResourceRow> = [
         <Typography.Text type="secondary">Any buyer</Typography.Text>
       ),
   },
-  {
-    title: 'Flight',
-    key: 'flight',
-    width: COLUMN_WIDTHS.flight,
-    render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} />,
-  },
+  DEAL_FLIGHT_COLUMN,
 ];
 
 /** Deals: private-marketplace deals the tenant's suppliers send (DSP mode, Targeting menu). */

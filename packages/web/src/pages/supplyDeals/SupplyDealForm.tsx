@@ -79,7 +79,7 @@ export function SupplyDealForm({ form }: ResourceFormProps) {
           label={label('tagIds', 'Demand tags')}
           extra="The RTB and Prebid tags whose bid requests carry the deal; none = every one the channels call"
         >
-          <RefSelect kind="tags" multiple placeholder="Every RTB and Prebid tag" only={ortbTag} />
+          <RefSelect kind="tags" multiple placeholder="Every RTB and Prebid tag" offers={ortbTag} />
         </Form.Item>
       </Section>
       <DealFlight label={label} />

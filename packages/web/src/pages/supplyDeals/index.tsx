@@ -4,11 +4,10 @@ import { RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
-import { usd } from '../../resources/fields.js';
-import { CopyValue, EllipsisText } from '../../resources/cells.js';
+import { EllipsisText } from '../../resources/cells.js';
 import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { FlightCell } from '../dsp/FlightCell.js';
+import { DEAL_FLIGHT_COLUMN, DEAL_FLOOR_COLUMN, DEAL_ID_COLUMN } from '../deals/dealColumns.js';
 import { AUCTION_LABELS } from '../deals/dealTerms.js';
 import { dealToBody, dealToForm } from '../deals/dealValues.js';
 import { SupplyDealForm } from './SupplyDealForm.js';
@@ -22,24 +21,8 @@ const wordsCell = (none: string) => (words: string[] | undefined) =>
   );
 
 const COLUMNS: ColumnsType<ResourceRow> = [
-  {
-    title: 'Deal ID',
-    dataIndex: 'dealId',
-    key: 'dealId',
-    width: COLUMN_WIDTHS.copyValue,
-    sorter: true,
-    ellipsis: { showTitle: false },
-    render: (v: unknown) => <CopyValue value={String(v ?? '')} />,
-  },
-  {
-    title: 'Floor CPM',
-    dataIndex: 'floorCpm',
-    key: 'floorCpm',
-    width: COLUMN_WIDTHS.price,
-    align: 'right',
-    sorter: true,
-    render: usd,
-  },
+  DEAL_ID_COLUMN,
+  DEAL_FLOOR_COLUMN,
   {
     title: 'Auction',
     dataIndex: 'auctionType',
@@ -64,12 +47,7 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     ellipsis: { showTitle: false },
     render: wordsCell('Any advertiser'),
   },
-  {
-    title: 'Flight',
-    key: 'flight',
-    width: COLUMN_WIDTHS.flight,
-    render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} />,
-  },
+  DEAL_FLIGHT_COLUMN,
 ];
 
 /** A new supply deal: open to any buyer of every channel and tag, first price, no dates. */
