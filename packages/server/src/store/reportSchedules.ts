@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable } from 'kysely';
+import { inTransaction } from './db.js';
 import { nowIso, parseJson, toJson } from './json.js';
 import { type Database } from './schema.js';
 
@@ -159,19 +160,22 @@ export async function recordScheduleRun(
     | { outcome: 'failed'; at: string; error: string; failures: number },
   next: { leaseUntil: string; nextRunAt: string },
 ): Promise<void> {
-  await db
-    .updateTable('report_schedules')
-    .set(
-      run.outcome === 'ok'
-        ? { last_run_at: run.at, last_outcome: 'ok', last_error: null, last_file_id: run.fileId, failures: 0 }
-        : { last_run_at: run.at, last_outcome: 'failed', last_error: run.error, failures: run.failures },
-    )
-    .where('id', '=', id)
-    .execute();
-  await db
-    .updateTable('report_schedules')
-    .set({ next_run_at: next.nextRunAt })
-    .where('id', '=', id)
-    .where('next_run_at', '=', next.leaseUntil)
-    .execute();
+  // one transaction, so a reader never sees the outcome of a run with its lease still as the next run
+  await inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('report_schedules')
+      .set(
+        run.outcome === 'ok'
+          ? { last_run_at: run.at, last_outcome: 'ok', last_error: null, last_file_id: run.fileId, failures: 0 }
+          : { last_run_at: run.at, last_outcome: 'failed', last_error: run.error, failures: run.failures },
+      )
+      .where('id', '=', id)
+      .execute();
+    await trx
+      .updateTable('report_schedules')
+      .set({ next_run_at: next.nextRunAt })
+      .where('id', '=', id)
+      .where('next_run_at', '=', next.leaseUntil)
+      .execute();
+  });
 }
