@@ -108,7 +108,7 @@ export function FloorRulesEditor({
 
   if (!on)
     return (
-      <Space direction="vertical" style={{ width: '100%' }}>
+      <Space orientation="vertical" style={{ width: '100%' }}>
         <Space>
           <Switch
             checked={false}

@@ -45,6 +45,18 @@ describe('ConfigModal', () => {
     expect(await screen.findByText('Application config saved')).toBeTruthy();
   });
 
+  it('takes no typing before the config has arrived, which would overwrite it', async () => {
+    let answer: (r: Response) => void = () => {};
+    fetchMock.mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+    renderWithAuth(<ConfigModal open onClose={vi.fn()} />, makeUser('admin'));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(input('config-postbidMaxImps').disabled).toBe(true);
+    expect(input('config-postbidMaxReps').disabled).toBe(true);
+    answer(jsonResponse({ postbidMaxImps: 7, postbidMaxReps: 0 }));
+    await waitFor(() => expect(input('config-postbidMaxImps').disabled).toBe(false));
+    expect(input('config-postbidMaxImps').value).toBe('7');
+  });
+
   it('refuses a value that is not a whole number', async () => {
     fetchMock.mockImplementation(async () => jsonResponse({ postbidMaxImps: 0, postbidMaxReps: 0 }));
     const onClose = vi.fn();

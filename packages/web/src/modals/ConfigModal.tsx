@@ -101,6 +101,8 @@ export function ConfigModal({ open, onClose }: Props) {
           form={form}
           layout="vertical"
           requiredMark={false}
+          // nothing can be typed before the config arrives: its values would overwrite what was typed
+          disabled={loading}
           onFinish={() => void save()}
           onValuesChange={() => {
             edited.current = true;

@@ -78,7 +78,7 @@ export function useDiscardGuard(opts: {
         okText: 'Discard',
         okButtonProps: { danger: true },
         cancelText: 'Keep editing',
-        autoFocusButton: 'cancel',
+        focusable: { autoFocusButton: 'cancel' },
         onOk: () => {
           asking.current = false;
           latest.current.close();

@@ -119,8 +119,13 @@ describe('ProfileModal: Escape', () => {
     expect(onClose).not.toHaveBeenCalled();
     expect(input('profile-companyName').value).toBe('Harbor Video Group');
     fireEvent.click(screen.getByTestId('profile-cancel'));
-    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Discard' })).toHaveLength(2));
-    fireEvent.click(screen.getAllByRole('button', { name: 'Discard' })[1]!);
+    // the second question (the first one's dialog stays in the document, closed); looked up by its
+    // title, as a role query over the whole profile form takes seconds in jsdom
+    await waitFor(() =>
+      expect(screen.getAllByText('Discard unsaved changes?', { selector: '.ant-modal-confirm-title' })).toHaveLength(2),
+    );
+    const second = screen.getAllByText('Discard unsaved changes?', { selector: '.ant-modal-confirm-title' })[1]!;
+    fireEvent.click(within(second.closest<HTMLElement>('[role="dialog"]')!).getByRole('button', { name: 'Discard' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
   });
 });

@@ -111,7 +111,7 @@ export function FilterEditor({
       (!dimensionChoices || dimensionChoices.includes(d.id)),
   );
   return (
-    <Space direction="vertical" size={6} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={6} style={{ width: '100%' }}>
       {active.map((id) => (
         <Space key={id} data-testid={`report-filter-${id}`}>
           <Typography.Text strong style={{ display: 'inline-block', minWidth: 120 }}>
