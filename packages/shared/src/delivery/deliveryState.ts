@@ -52,6 +52,10 @@ const NOT_SERVING_REASONS = {
     sentence: 'None of the channels that list it serves',
     until: 'a channel that lists it serves',
   },
+  no_assigned_channel: {
+    sentence: 'Runs only on channels that do not serve: none of the channels it is assigned to is active',
+    until: 'one of its channels serves again (or it is assigned to another)',
+  },
   no_demand: {
     sentence: 'No demand: no active demand tag or campaign can reach it',
     until: 'an active demand tag is added to it',

@@ -88,7 +88,11 @@ export const TARGETING_MISS_VALUES = 10;
 export interface IndexedOutCampaign {
   id: number;
   name: string;
-  /** `targeting.<rule>` of the first rule that refused (the code a campaign checked one by one would give). */
+  /**
+   * `channel_not_assigned` when its channel assignment leaves out the request's channel (the campaign
+   * runs on other channels only, or on all but this one); else `targeting.<rule>` of the first rule
+   * that refused (the code a campaign checked one by one would give).
+   */
   reason: string;
   misses: TargetingMiss[];
 }

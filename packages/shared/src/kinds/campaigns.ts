@@ -21,6 +21,30 @@ import { defineKind, advertiserRef, many, targetingRef } from './kindDef.js';
  */
 const PACING = ['even', 'asap'] as const;
 
+/**
+ * Where a campaign runs among the tenant's channels, chosen on purpose: 'all' (every channel of the
+ * account, the campaign's `channelIds` empty), 'include' (only the channels of `channelIds`, at least
+ * one) or 'exclude' (every channel but those). A request from no channel of the account (a supplier's
+ * bid request, DSP mode) is on none of them: an 'include' campaign does not bid on it.
+ */
+export const CHANNEL_SCOPES = ['all', 'include', 'exclude'] as const;
+export type ChannelScope = (typeof CHANNEL_SCOPES)[number];
+const ChannelScope = z.enum(CHANNEL_SCOPES, { error: "must be 'all', 'include' or 'exclude'" });
+
+/**
+ * Whether a campaign of this assignment runs on channel `channelId` of its account (the console's
+ * list of a channel's campaigns; the ad server compiles the same rule into its index:
+ * edge/targeting/channelAssignment.ts). A stored campaign without a scope runs on every channel.
+ */
+export function campaignRunsOn(
+  scope: ChannelScope | undefined,
+  channelIds: readonly number[] | undefined,
+  channelId: number,
+): boolean {
+  if (!scope || scope === 'all') return true;
+  return (channelIds ?? []).includes(channelId) === (scope === 'include');
+}
+
 const FrequencyCap = z
   .object({
     count: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1'),
@@ -47,8 +71,19 @@ export const CampaignInput = z
     dealIds: ids,
     supplierIds: ids,
     adExchangeIds: ids,
+    /** Stored on every campaign (config-store migration 0022 wrote 'all' on those from before the field). */
+    channelScope: ChannelScope.default('all'),
+    channelIds: ids,
   })
   .superRefine((c, ctx) => {
+    if (c.channelScope === 'include' && !c.channelIds.length)
+      ctx.addIssue({ code: 'custom', path: ['channelIds'], message: 'must name at least one channel to run on' });
+    if (c.channelScope === 'all' && c.channelIds.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channelIds'],
+        message: "must be empty when the campaign runs on all channels (channelScope 'all')",
+      });
     if (c.endDate && c.endDate < c.startDate)
       ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before the start date' });
     if (c.totalBudget !== 'unlimited' && (c.dailyBudget === 'unlimited' ? false : c.dailyBudget > c.totalBudget))
@@ -82,6 +117,8 @@ const campaignListExtras = (d: Record<string, unknown>): Record<string, unknown>
   advertiserId: d.advertiserId ?? null,
   startDate: d.startDate,
   endDate: d.endDate ?? null,
+  channelScope: d.channelScope ?? 'all',
+  channelIds: d.channelIds ?? [],
 });
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
@@ -103,6 +140,7 @@ export const campaignsKind = defineKind({
     { kind: 'deals', field: 'dealIds', ids: many('dealIds') },
     { kind: 'sups', field: 'supplierIds', ids: many('supplierIds') },
     { kind: 'adexchanges', field: 'adExchangeIds', ids: many('adExchangeIds') },
+    { kind: 'channels', field: 'channelIds', ids: many('channelIds') },
   ],
   assignedTo: { adv: 'advertiserId' },
   sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],

@@ -4,6 +4,7 @@ import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snaps
 import { type RequestContext } from '../request/context.js';
 import { type IndexedOutCampaign, INDEXED_OUT_NAMED, type SourceFate } from '@adplane/shared';
 import { type CampaignIndex } from '../targeting/campaignIndex.js';
+import { runsOn } from '../targeting/channelAssignment.js';
 import {
   type AuctionRequest,
   type Bid,
@@ -162,6 +163,9 @@ function openLengthFloors(req: AuctionRequest, into: LengthFloors): LengthFloors
   return into;
 }
 
+/** A campaign whose channel assignment leaves out the request's channel (or a supplier's request, which comes on none). */
+const CHANNEL_NOT_ASSIGNED = 'channel_not_assigned';
+
 /** A refusal whose reason nobody reads (an untraced request): the same checks, no reason built. */
 const REFUSED = 'refused';
 
@@ -174,6 +178,10 @@ function eligible(
 ): SnapCreative | string {
   const ctx = req.ctx;
   const now = ctx.now;
+  // (the tenant's index has left out the campaigns not assigned to the channel already: this is for
+  // the campaigns a request meets without it, those bidding through a deal)
+  const { channels } = campaign;
+  if (channels && !runsOn(channels, req.channel.id)) return CHANNEL_NOT_ASSIGNED;
   if (now < campaign.flightStartHour * HOUR_MS) return 'flight_not_started';
   // DSP mode: a campaign naming suppliers buys from those only
   if (req.supplier && campaign.supplierIds?.length && !campaign.supplierIds.includes(req.supplier.id))
@@ -256,21 +264,32 @@ export function explained(fate: SourceFate, campaign: SnapCampaign, req: Auction
   return fate;
 }
 
-/** The first INDEXED_OUT_NAMED campaigns the tenant's index set aside for a traced request, by name, each with its rules. */
+/**
+ * The first INDEXED_OUT_NAMED campaigns the tenant's index set aside for a traced request, by name,
+ * each with its rules: `channel_not_assigned` when its channel assignment leaves out the request's
+ * channel (with the targeting rules that would have refused it as well), else the first targeting rule.
+ */
 function indexedOutCampaigns(
   index: CampaignIndex<SnapCampaign>,
   req: AuctionRequest,
   passing: Uint32Array,
 ): IndexedOutCampaign[] {
   const out: IndexedOutCampaign[] = [];
-  for (const { item, misses } of index.setAside(
+  for (const { item, offChannel, misses } of index.setAside(
     req.ctx,
+    req.channel.id,
     passing,
     INDEXED_OUT_NAMED,
     (c) => c.name,
     (c) => c.targeting,
   ))
-    out.push({ id: item.id, name: item.name, reason: `targeting.${misses[0]?.rule ?? 'indexed'}`, misses });
+    out.push({
+      id: item.id,
+      name: item.name,
+      // its channel assignment first: it would not run here whatever the targeting said
+      reason: offChannel ? CHANNEL_NOT_ASSIGNED : `targeting.${misses[0]?.rule ?? 'indexed'}`,
+      misses,
+    });
   return out;
 }
 
@@ -294,7 +313,8 @@ export const campaignSource: DemandSource = {
     if (req.privateAuction) return { candidates: [], indexedOut: 0 };
     const index = snapshot.campaignIndex.get(channel.tenantId);
     if (!index) return { candidates: [], indexedOut: 0 };
-    const { words, count } = index.passing(req.ctx);
+    // the index meets the request's channel too: the campaigns assigned elsewhere are not among `words`
+    const { words, count } = index.passing(req.ctx, channel.id);
     const indexedOut = index.items.length - count;
     const items = index.items;
     const traced = req.traced !== false;

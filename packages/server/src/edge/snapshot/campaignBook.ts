@@ -1,6 +1,7 @@
 import { type Limit, UNLIMITED } from '@adplane/shared';
 import { type FrequencyCapRule } from '../../delivery/types.js';
 import { type PacingMode } from '../../delivery/pacing.js';
+import { type ChannelAssignment } from '../targeting/channelAssignment.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type CampaignFacts } from './campaigns.js';
 import { type KeepsMade } from './kept.js';
@@ -13,7 +14,7 @@ const ABSENT = -1;
  * The compiled campaigns' values as columns by ordinal, written once when a campaign is compiled and
  * never changed after (a snapshot that still serves reads what it was built with): numbers in typed
  * arrays outside V8's heap, what books repeat (an advertiser's name, a targeting, a list of creatives,
- * of deals, of suppliers, a frequency cap) as a number into one table of them, and the names as strings.
+ * of deals, of suppliers, a frequency cap, a channel assignment) as a number into one table of them, and the names as strings.
  */
 class Columns {
   count = 0;
@@ -36,6 +37,7 @@ class Columns {
   caps = new Int32Array(0);
   deals = new Int32Array(0);
   suppliers = new Int32Array(0);
+  channels = new Int32Array(0);
   readonly names: string[] = [];
   /** The values the reference columns number, each once (by identity; strings by value). */
   readonly shared: unknown[] = [];
@@ -62,6 +64,7 @@ class Columns {
     this.caps[at] = this.share(c.frequencyCap);
     this.deals[at] = this.share(c.dealIds);
     this.suppliers[at] = this.share(c.supplierIds);
+    this.channels[at] = this.share(c.channels ?? null);
     return at;
   }
 
@@ -99,6 +102,7 @@ class Columns {
     this.caps = grown(this.caps);
     this.deals = grown(this.deals);
     this.suppliers = grown(this.suppliers);
+    this.channels = grown(this.channels);
     this.capacity = n;
   }
 }
@@ -175,6 +179,9 @@ class BookedCampaign implements SnapCampaign {
   get supplierIds(): readonly number[] | undefined {
     return this.columns.shared[this.columns.suppliers[this.at]!] as readonly number[] | undefined;
   }
+  get channels(): ChannelAssignment | null {
+    return this.columns.shared[this.columns.channels[this.at]!] as ChannelAssignment | null;
+  }
 }
 
 /**
@@ -202,6 +209,7 @@ export function plainCampaign(c: SnapCampaign): SnapCampaign {
     creatives: c.creatives,
     dealIds: c.dealIds,
     supplierIds: c.supplierIds,
+    channels: c.channels,
   };
 }
 

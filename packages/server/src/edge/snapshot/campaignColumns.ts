@@ -1,4 +1,4 @@
-import { type Limit, UNLIMITED } from '@adplane/shared';
+import { CHANNEL_SCOPES, type Limit, UNLIMITED } from '@adplane/shared';
 import { type FrequencyCapRule } from '../../delivery/types.js';
 import { type SlotValues } from './parsedRows.js';
 import { type CampaignFacts } from './campaigns.js';
@@ -21,7 +21,10 @@ export class CampaignColumns implements SlotValues<CampaignFacts> {
   private tenants = new Int32Array(0);
   private advertisers = new Int32Array(0);
   private targetings = new Int32Array(0);
-  /** Bit 0 set: the row is held; bit 1: status 1 (active); bit 2: archived; bit 3: even pacing. */
+  /**
+   * Bit 0 set: the row is held; bit 1: status 1 (active); bit 2: archived; bit 3: even pacing;
+   * bits 4-5: the channel scope, by its place in CHANNEL_SCOPES.
+   */
   private flags = new Uint8Array(0);
   private startDays = new Int32Array(0);
   private endDays = new Int32Array(0);
@@ -32,6 +35,7 @@ export class CampaignColumns implements SlotValues<CampaignFacts> {
   private creativeLists = new Int32Array(0);
   private dealLists = new Int32Array(0);
   private supplierLists = new Int32Array(0);
+  private channelLists = new Int32Array(0);
   private caps = new Int32Array(0);
   private names: string[] = [];
   private readonly days = new Interned<string>((d) => d);
@@ -59,6 +63,8 @@ export class CampaignColumns implements SlotValues<CampaignFacts> {
       creativeIds: this.lists.at(this.creativeLists[slot]!),
       dealIds: this.lists.at(this.dealLists[slot]!),
       supplierIds: this.lists.at(this.supplierLists[slot]!),
+      channelScope: CHANNEL_SCOPES[(flags >> 4) & 3]!,
+      channelIds: this.lists.at(this.channelLists[slot]!),
       pacing: flags & 8 ? 'even' : 'asap',
       frequencyCap: this.caps[slot] === ABSENT ? null : this.capRules.at(this.caps[slot]!),
       createdAtMinute: created === ABSENT ? undefined : created,
@@ -75,7 +81,12 @@ export class CampaignColumns implements SlotValues<CampaignFacts> {
     this.ids[slot] = c.id;
     this.tenants[slot] = c.tenantId ?? ABSENT;
     this.names[slot] = c.name;
-    this.flags[slot] = 1 | (c.status === 1 ? 2 : 0) | (c.archived ? 4 : 0) | (c.pacing === 'even' ? 8 : 0);
+    this.flags[slot] =
+      1 |
+      (c.status === 1 ? 2 : 0) |
+      (c.archived ? 4 : 0) |
+      (c.pacing === 'even' ? 8 : 0) |
+      (CHANNEL_SCOPES.indexOf(c.channelScope) << 4);
     this.advertisers[slot] = c.advertiserId ?? ABSENT;
     this.startDays[slot] = this.days.of(c.startDate);
     this.endDays[slot] = c.endDate === null ? ABSENT : this.days.of(c.endDate);
@@ -86,6 +97,7 @@ export class CampaignColumns implements SlotValues<CampaignFacts> {
     this.creativeLists[slot] = this.lists.of(c.creativeIds.length ? c.creativeIds : NONE);
     this.dealLists[slot] = this.lists.of(c.dealIds.length ? c.dealIds : NONE);
     this.supplierLists[slot] = this.lists.of(c.supplierIds.length ? c.supplierIds : NONE);
+    this.channelLists[slot] = this.lists.of(c.channelIds.length ? c.channelIds : NONE);
     this.caps[slot] = c.frequencyCap ? this.capRules.of(c.frequencyCap) : ABSENT;
     this.createdAtMinutes[slot] = c.createdAtMinute ?? ABSENT;
   }
@@ -127,6 +139,7 @@ export class CampaignColumns implements SlotValues<CampaignFacts> {
     this.creativeLists = grown(this.creativeLists, int);
     this.dealLists = grown(this.dealLists, int);
     this.supplierLists = grown(this.supplierLists, int);
+    this.channelLists = grown(this.channelLists, int);
     this.caps = grown(this.caps, int);
     this.capacity = n;
   }

@@ -15,7 +15,8 @@ import { type Snapshot } from './types.js';
  * the clock moved past flight ends) are applied one after another, and after each the snapshot the
  * long-lived compiler builds must say what a new compiler building from scratch says: the same
  * campaigns with the same values, the same reasons for every row set aside, the same index contents
- * and the same campaigns passing each request.
+ * and the same campaigns passing each request, on each channel (campaigns are assigned to channels
+ * at random: all, only some, all but some) and from no channel (0: a supplier's request).
  */
 const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
@@ -61,18 +62,21 @@ function view(snap: Snapshot, now: number) {
       [...(map as ReadonlyMap<number, unknown>)].sort((a, b) => a[0] - b[0]),
     ]),
   );
+  const channelIds = [0, ...[...snap.channels.values()].map((c) => c.id).sort((a, b) => a - b)];
   const index = [...snap.campaignIndex]
     .sort((a, b) => a[0] - b[0])
     .map(([tenantId, idx]) => {
       const bids = idx.items.map((c) => c.bidCpm);
       // best bid first, whatever order a tie was shuffled into
       expect(bids).toEqual([...bids].sort((a, b) => b - a));
-      const passing = IPS.flatMap((ip) =>
-        UAS.map((ua) =>
-          idx
-            .candidates(buildRequestContext({ ip }, { remoteAddress: '', userAgent: ua }, now))
-            .map((c) => c.id)
-            .sort((a, b) => a - b),
+      const passing = channelIds.flatMap((channelId) =>
+        IPS.flatMap((ip) =>
+          UAS.map((ua) =>
+            idx
+              .candidates(buildRequestContext({ ip }, { remoteAddress: '', userAgent: ua }, now), channelId)
+              .map((c) => c.id)
+              .sort((a, b) => a - b),
+          ),
         ),
       );
       return { tenantId, items: idx.items.map((c) => c.id).sort((a, b) => a - b), passing };
@@ -104,6 +108,7 @@ forEachStore((t) => {
       );
       const creatives = await db.selectFrom('creatives').selectAll().execute();
       const targetings = await db.selectFrom('targetings').selectAll().execute();
+      const channels = await db.selectFrom('supply_channels').select(['id', 'tenant_id']).execute();
       const template = await db.selectFrom('campaigns').selectAll().executeTakeFirstOrThrow();
       expect(demandTenants.length).toBeGreaterThan(0);
       const ownCreatives = (tenantId: number) => creatives.filter((c) => c.tenant_id === tenantId).map((c) => c.id);
@@ -114,6 +119,9 @@ forEachStore((t) => {
       const campaignData = (tenantId: number, base: Record<string, unknown>) => {
         const mine = ownCreatives(tenantId);
         const targets = ownTargetings(tenantId);
+        const ownChannels = channels.filter((c) => c.tenant_id === tenantId).map((c) => c.id);
+        const some = ownChannels.filter(() => rnd() < 0.5);
+        const channelScope = some.length ? pick(['all', 'all', 'include', 'exclude']) : 'all';
         return JSON.stringify({
           ...base,
           bidCpm: pick([1_000_000, 2_000_000, 2_000_000, 3_500_000]),
@@ -123,6 +131,8 @@ forEachStore((t) => {
           targetingId: targets.length && rnd() < 0.7 ? pick(targets) : null,
           creativeIds: mine.length ? mine.filter(() => rnd() < 0.6) : [],
           frequencyCap: rnd() < 0.3 ? { count: 3, periodHours: 24 } : null,
+          channelScope,
+          channelIds: channelScope === 'all' ? [] : some,
         });
       };
       // a few dozen campaigns more, over the tenants that have campaigns

@@ -35,6 +35,8 @@ const FIELDS = [
   'dealIds',
   'supplierIds',
   'adExchangeIds',
+  'channelScope',
+  'channelIds',
   'name',
 ] as const;
 
@@ -57,6 +59,9 @@ const ODD: unknown[] = [
   'even',
   'asap',
   'fast',
+  'all',
+  'include',
+  'exclude',
   true,
   [],
   {},
@@ -110,6 +115,16 @@ function forEachDocument(): void {
           dealIds: pick([[], undefined, [9]]),
           supplierIds: pick([[], undefined, [4, 8]]),
           adExchangeIds: pick([[], undefined, [2]]),
+          ...pick([
+            {},
+            { channelScope: 'all', channelIds: [] },
+            { channelScope: 'all' },
+            { channelScope: 'include', channelIds: [11] },
+            { channelScope: 'include', channelIds: [11, 12] },
+            { channelScope: 'exclude', channelIds: [11] },
+            { channelScope: 'exclude', channelIds: [] },
+            { channelScope: 'exclude' },
+          ]),
         };
         let name: string | undefined = pick(['Summer push', 'x', undefined]);
         // most documents mutated in one to three fields

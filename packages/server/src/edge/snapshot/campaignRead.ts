@@ -65,6 +65,12 @@ export function plainCampaign(row: StoredRow & { createdAt?: string }): Campaign
   const creativeIds = idList(d.creativeIds);
   const dealIds = idList(d.dealIds);
   const supplierIds = idList(d.supplierIds);
+  const channelIds = idList(d.channelIds);
+  const channelScope = d.channelScope === undefined ? 'all' : d.channelScope;
+  if (channelScope !== 'all' && channelScope !== 'include' && channelScope !== 'exclude') return undefined;
+  // the schema's rules of the pair: an include names a channel, 'all' names none
+  if (channelIds && (channelScope === 'include' ? !channelIds.length : channelScope === 'all' && channelIds.length))
+    return undefined;
   if (
     advertiserId === undefined ||
     targetingId === undefined ||
@@ -72,6 +78,7 @@ export function plainCampaign(row: StoredRow & { createdAt?: string }): Campaign
     creativeIds === undefined ||
     dealIds === undefined ||
     supplierIds === undefined ||
+    channelIds === undefined ||
     idList(d.adExchangeIds) === undefined
   )
     return undefined;
@@ -94,6 +101,8 @@ export function plainCampaign(row: StoredRow & { createdAt?: string }): Campaign
       supplierIds,
       pacing,
       frequencyCap: cap,
+      channelScope,
+      channelIds,
     },
     row.createdAt,
   );

@@ -1,6 +1,7 @@
 import { type CampaignRow, isLive } from '@adplane/shared';
 import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
+import { channelAssignment } from '../targeting/channelAssignment.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { earliest, latest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { IdMap } from './idMap.js';
@@ -38,6 +39,8 @@ export type CampaignFacts = Pick<
   | 'supplierIds'
   | 'pacing'
   | 'frequencyCap'
+  | 'channelScope'
+  | 'channelIds'
 > & { createdAtMinute?: number };
 
 /**
@@ -78,6 +81,8 @@ export function campaignFacts(c: Omit<CampaignFacts, 'createdAtMinute'>, created
     supplierIds: c.supplierIds.length ? c.supplierIds : NONE,
     pacing: c.pacing,
     frequencyCap: c.frequencyCap,
+    channelScope: c.channelScope,
+    channelIds: c.channelIds.length ? c.channelIds : NONE,
     createdAtMinute: createdAt === undefined ? undefined : createdAtMinute(createdAt),
   };
 }
@@ -178,7 +183,8 @@ function madeFromRow(last: SnapCampaign, c: CampaignFacts): boolean {
     last.createdAtMinute === c.createdAtMinute &&
     last.bidCpm === c.bidCpm &&
     sameElements(last.dealIds ?? NONE, c.dealIds) &&
-    sameElements(last.supplierIds ?? NONE, c.supplierIds)
+    sameElements(last.supplierIds ?? NONE, c.supplierIds) &&
+    (last.channels ?? null) === channelAssignment(c.channelScope, c.channelIds)
   );
 }
 
@@ -340,6 +346,7 @@ function snapCampaign(c: CampaignFacts, parts: CampaignParts): SnapCampaign {
     creatives: parts.creatives,
     dealIds: c.dealIds,
     supplierIds: c.supplierIds,
+    channels: channelAssignment(c.channelScope, c.channelIds),
   };
 }
 
@@ -382,7 +389,11 @@ export function* indexCampaignSlices(
 export function tenantIndex(list: SnapCampaign[]): CampaignIndex<SnapCampaign> {
   shuffle(list);
   list.sort(byBidDescending);
-  return new CampaignIndex(list, (c) => c.targeting);
+  return new CampaignIndex(
+    list,
+    (c) => c.targeting,
+    (c) => c.channels ?? null,
+  );
 }
 
 /**

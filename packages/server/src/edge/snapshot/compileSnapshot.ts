@@ -40,7 +40,13 @@ import { ParsedRows } from './parsedRows.js';
 import { compileAdExchanges, compileDeals, compileSuppliers, compileSupplyDeals } from './programmatic.js';
 import { DEPARTED_MS } from './departed.js';
 import { compileLeftTags, compileTags } from './tags.js';
-import { CampaignUses, newSetAside, recordUnreachedDemand, recordUnreachedSupply } from './setAside.js';
+import {
+  CampaignUses,
+  newSetAside,
+  recordUnreachedDemand,
+  recordUnreachedSupply,
+  withUnservedAssignments,
+} from './setAside.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { Kept } from './kept.js';
 import { CampaignBook } from './campaignBook.js';
@@ -337,7 +343,7 @@ export class SnapshotCompiler {
       skipped,
       // always present (undefined after the first build): every snapshot has one shape for the request path's loads
       leftBeforeStart,
-      setAside: { ...setAside, campaigns: built.setAside },
+      setAside: { ...setAside, campaigns: withUnservedAssignments(built.setAside, snapChannels, built.uses) },
       postbid: compilePostbid(
         accounts
           .filter((a) => a.type === 'demand' && a.managerId === null && owners.tenants.has(a.id))

@@ -9,7 +9,8 @@ import {
 } from '@adplane/shared';
 import { budgetSpent } from '../../delivery/pacing.js';
 import { type Owners, ownerStopping } from './accounts.js';
-import { type SetAside, type SetAsideReason, type SnapCampaign, type Snapshot } from './types.js';
+import { OverlayMap } from './overlayMap.js';
+import { type SetAside, type SetAsideReason, type SnapCampaign, type SnapChannel, type Snapshot } from './types.js';
 
 /**
  * Why rows do not serve, recorded by the snapshot compile itself (types.ts `SetAside`): each compile
@@ -182,13 +183,34 @@ export function recordUnreachedDemand(
 }
 
 /**
+ * The compiled campaigns assigned to channels none of which serves (paused, archived, their
+ * subpublisher paused): no request ever meets them, and their delivery state says so
+ * (`no_assigned_channel`). Their reasons are laid over the campaigns' record (`campaigns`, the
+ * compile's), not copied into it: the channels change without the campaigns, and the next build
+ * asks again. Only the campaigns that run on listed channels alone are looked at (`uses.included`).
+ */
+export function withUnservedAssignments(
+  campaigns: ReadonlyMap<number, readonly SetAsideReason[]>,
+  channels: ReadonlyMap<number, SnapChannel>,
+  uses: CampaignUses,
+): ReadonlyMap<number, readonly SetAsideReason[]> {
+  const changes = new Map<number, readonly SetAsideReason[]>();
+  for (const [id, ids] of uses.included)
+    if (!ids.some((channelId) => channels.get(channelId)?.serving))
+      changes.set(id, [...(campaigns.get(id) ?? []), { code: 'no_assigned_channel' }]);
+  return changes.size ? OverlayMap.of(campaigns).with(changes) : campaigns;
+}
+
+/**
  * The creatives the compiled campaigns use and the deals they buy through, each with how many
- * campaigns do: a build that changes a few campaigns takes theirs out and puts the new ones in,
- * instead of reading every campaign again.
+ * campaigns do, and the campaigns that run only on the channels they list: a build that changes a
+ * few campaigns takes theirs out and puts the new ones in, instead of reading every campaign again.
  */
 export class CampaignUses {
   readonly used = new Map<number, number>();
   readonly bought = new Map<number, number>();
+  /** The campaigns assigned to listed channels only ('include'), with those channels. */
+  readonly included = new Map<number, readonly number[]>();
 
   constructor(campaigns: Iterable<SnapCampaign> = []) {
     for (const c of campaigns) this.add(c);
@@ -197,11 +219,13 @@ export class CampaignUses {
   add(c: SnapCampaign): void {
     for (const cr of c.creatives) this.used.set(cr.id, (this.used.get(cr.id) ?? 0) + 1);
     for (const id of c.dealIds ?? []) this.bought.set(id, (this.bought.get(id) ?? 0) + 1);
+    if (c.channels?.include) this.included.set(c.id, c.channels.ids);
   }
 
   remove(c: SnapCampaign): void {
     for (const cr of c.creatives) less(this.used, cr.id);
     for (const id of c.dealIds ?? []) less(this.bought, id);
+    this.included.delete(c.id);
   }
 }
 

@@ -9,6 +9,7 @@ import {
 } from '@adplane/shared';
 import { type PostbidSnapshot } from './postbidPlan.js';
 import { type CampaignIndex } from '../targeting/campaignIndex.js';
+import { type ChannelAssignment } from '../targeting/channelAssignment.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type FrequencyCapRule } from '../../delivery/types.js';
 import { type PacingMode } from '../../delivery/pacing.js';
@@ -119,6 +120,11 @@ export interface SnapCampaign {
    */
   dealIds?: readonly number[];
   supplierIds?: readonly number[];
+  /**
+   * The tenant's channels it runs on (targeting/channelAssignment.ts): null or absent, every one; the
+   * tenant's index compiles it as one more dimension (targeting/campaignIndex.ts), keyed by channel.
+   */
+  channels?: ChannelAssignment | null;
 }
 
 export interface SnapTag {

@@ -1,8 +1,9 @@
-import { TargetingRules } from '@adplane/shared';
+import { campaignRunsOn, CHANNEL_SCOPES, TargetingRules } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { buildRequestContext } from '../request/context.js';
 import { nextBit } from './bitset.js';
 import { CampaignIndex } from './campaignIndex.js';
+import { type ChannelAssignment, channelAssignment, runsOn } from './channelAssignment.js';
 import { type CompiledTargeting, compileTargeting, refusal, targetingMiss } from './compiledTargeting.js';
 import { compileIpList } from './ipLists.js';
 
@@ -13,6 +14,8 @@ const LISTS = {
   ips: new Map([[9, compileIpList(9, 'Office', ['1.1.1.0/24', '2001:db8::/32'])]]),
 };
 const NOW = Date.UTC(2026, 10, 23, 14, 30); // a Monday, 14:30 UTC
+/** The request's channel (the campaigns of these tests but the channel ones run on every channel). */
+const CHANNEL = 1;
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const RAW_RULES: object[] = [
   {},
@@ -108,8 +111,8 @@ describe('campaign index', () => {
       }
       const expected = items.filter((c) => !c.targeting || refusal(c.targeting, ctx) === null).map((c) => c.id);
       for (let round = 0; round < 2; round++) {
-        expect(index.candidates(ctx).map((c) => c.id)).toEqual(expected);
-        expect(index.passing(ctx).count).toBe(expected.length);
+        expect(index.candidates(ctx, CHANNEL).map((c) => c.id)).toEqual(expected);
+        expect(index.passing(ctx, CHANNEL).count).toBe(expected.length);
       }
     }
   });
@@ -165,7 +168,7 @@ describe('city, metro and postal code targeting', () => {
     const index = new CampaignIndex(rules, (x) => x);
     for (const place of Object.values(PLACES)) {
       const ctx = ctxAt(place);
-      expect(index.candidates(ctx).map((t) => t.id)).toEqual(
+      expect(index.candidates(ctx, CHANNEL).map((t) => t.id)).toEqual(
         rules.filter((t) => refusal(t, ctx) === null).map((t) => t.id),
       );
     }
@@ -181,9 +184,10 @@ describe('IAB category targeting', () => {
   function passes(t: CompiledTargeting, cat: string): boolean {
     const ctx = ctxOf(cat);
     const byRule = refusal(t, ctx) === null;
-    expect(new CampaignIndex([t], (x) => x).passing(ctx).count, `index and rule agree on ${cat || 'no category'}`).toBe(
-      byRule ? 1 : 0,
-    );
+    expect(
+      new CampaignIndex([t], (x) => x).passing(ctx, CHANNEL).count,
+      `index and rule agree on ${cat || 'no category'}`,
+    ).toBe(byRule ? 1 : 0);
     return byRule;
   }
 
@@ -221,11 +225,11 @@ describe('IAB category targeting', () => {
 
   it('caches by the categories that some rule names, and keeps the answers of different categories apart', () => {
     const index = new CampaignIndex([rule('include', ['IAB1']), rule('exclude', ['IAB2'])], (x) => x);
-    expect(index.passing(ctxOf('IAB1-5,IAB19')).count).toBe(2);
-    expect(index.passing(ctxOf('IAB19')).count).toBe(1);
-    expect(index.passing(ctxOf('IAB1-1,IAB2-2')).count).toBe(1);
-    expect(index.passing(ctxOf('IAB2-2')).count).toBe(0);
-    expect(index.passing(ctxOf('IAB1-5,IAB19')).count).toBe(2);
+    expect(index.passing(ctxOf('IAB1-5,IAB19'), CHANNEL).count).toBe(2);
+    expect(index.passing(ctxOf('IAB19'), CHANNEL).count).toBe(1);
+    expect(index.passing(ctxOf('IAB1-1,IAB2-2'), CHANNEL).count).toBe(1);
+    expect(index.passing(ctxOf('IAB2-2'), CHANNEL).count).toBe(0);
+    expect(index.passing(ctxOf('IAB1-5,IAB19'), CHANNEL).count).toBe(2);
   });
 });
 
@@ -252,10 +256,11 @@ describe('campaigns set aside, named with the rules that refused them (a traced 
   /** The misses of each campaign the index set aside, by name. */
   function setAside(items: { name: string; targeting: CompiledTargeting | null }[], ctx = viewer(), limit = 100) {
     const index = new CampaignIndex(items, (c) => c.targeting);
-    const { words } = index.passing(ctx);
+    const { words } = index.passing(ctx, CHANNEL);
     return index
       .setAside(
         ctx,
+        CHANNEL,
         words,
         limit,
         (c) => c.name,
@@ -347,5 +352,79 @@ describe('campaigns set aside, named with the rules that refused them (a traced 
       more: 0,
       viewer: 'blog.example.org',
     });
+  });
+});
+
+describe('the channel dimension', () => {
+  const ctx = buildRequestContext({ w: '640' }, { remoteAddress: '', userAgent: '' }, NOW);
+  const ASSIGNMENTS: (ChannelAssignment | null)[] = [
+    null,
+    channelAssignment('include', [1]),
+    channelAssignment('include', [1, 2]),
+    channelAssignment('include', [3]),
+    channelAssignment('exclude', [1]),
+    channelAssignment('exclude', [2, 3]),
+    channelAssignment('exclude', []),
+    channelAssignment('all', []),
+  ];
+  const items = ASSIGNMENTS.map((channels, id) => ({ id, channels }));
+
+  it('passes on each channel exactly the campaigns assigned to it, as each campaign alone says (0: a supplier, on none)', () => {
+    const index = new CampaignIndex(
+      items,
+      () => null,
+      (c) => c.channels,
+    );
+    for (const channelId of [0, 1, 2, 3, 4]) {
+      const expected = items.filter((c) => runsOn(c.channels, channelId)).map((c) => c.id);
+      expect(
+        index.candidates(ctx, channelId).map((c) => c.id),
+        `channel ${channelId}`,
+      ).toEqual(expected);
+    }
+    // an include runs on its channels only; an exclude everywhere else; 'all' and an exclude of none everywhere
+    expect(index.candidates(ctx, 3).map((c) => c.id)).toEqual([0, 3, 4, 6, 7]);
+    expect(index.candidates(ctx, 0).map((c) => c.id)).toEqual([0, 4, 5, 6, 7]);
+  });
+
+  it('compiles the rule the console reads (shared campaignRunsOn)', () => {
+    for (const scope of CHANNEL_SCOPES)
+      for (const ids of [[], [1], [2, 3], [1, 3]])
+        for (const channelId of [0, 1, 2, 3])
+          expect(runsOn(channelAssignment(scope, ids), channelId), `${scope} ${ids.join(',')} on ${channelId}`).toBe(
+            campaignRunsOn(scope, ids, channelId),
+          );
+  });
+
+  it('names a campaign its assignment leaves out as off the channel, besides its targeting misses', () => {
+    const us = compileTargeting(1, TargetingRules.parse({ countries: { mode: 'include', values: ['US'] } }), LISTS);
+    const rows = [
+      { name: 'Elsewhere', channels: channelAssignment('include', [2]), targeting: null },
+      { name: 'Elsewhere, US', channels: channelAssignment('include', [2]), targeting: us },
+      { name: 'Here, US', channels: channelAssignment('include', [1]), targeting: us },
+      { name: 'Not here', channels: channelAssignment('exclude', [1]), targeting: null },
+    ];
+    const index = new CampaignIndex(
+      rows,
+      (c) => c.targeting,
+      (c) => c.channels,
+    );
+    const de = { ...ctx, geo: { country: 'DE', region: '', usState: '' } };
+    const { words, count } = index.passing(de, 1);
+    expect(count).toBe(0);
+    const out = index.setAside(
+      de,
+      1,
+      words,
+      10,
+      (c) => c.name,
+      (c) => c.targeting,
+    );
+    expect(out.map((o) => [o.item.name, o.offChannel, o.misses.map((m) => m.rule)])).toEqual([
+      ['Elsewhere', true, []],
+      ['Elsewhere, US', true, ['country']],
+      ['Here, US', false, ['country']],
+      ['Not here', true, []],
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import {
   targetingMiss,
 } from './compiledTargeting.js';
 import { type IpList, ipListHas, parseViewerAddress } from './ipLists.js';
+import { type ChannelAssignment } from './channelAssignment.js';
 
 /**
  * Inverted bit sets over one tenant's campaigns, per targeting dimension, so that finding the
@@ -28,6 +29,12 @@ import { type IpList, ipListHas, parseViewerAddress } from './ipLists.js';
  * `include[pair]`, so that a rule naming two keys needs a pair of each. What the index cannot decide
  * alone (publisher lists, which match a domain or a bundle; flight, budget, creatives) is checked
  * on the campaigns that survive, best bid first.
+ *
+ * The channel a request came on is one more dimension (channelAssignment.ts): `any` holds the
+ * campaigns of every channel (and those that exclude some), `include[id]` those assigned to channel
+ * `id`, `exclude[id]` those that leave it out. An index whose campaigns all run on every channel has
+ * none; otherwise the channel is part of the passing cache's key, so that a channel's requests
+ * meet its campaigns alone for the price of the cached set, never a scan.
  */
 interface DimensionIndex {
   any: Bitset;
@@ -96,7 +103,16 @@ const RULE_OF: readonly (readonly [Dimension, string])[] = [
 /** A campaign the index set aside for a request, with the rules that refused it (CampaignIndex.setAside). */
 interface IndexedOut<T> {
   item: T;
+  /** Its channel assignment leaves out the request's channel. */
+  offChannel: boolean;
   misses: TargetingMiss[];
+}
+
+/** The channel dimension: as DimensionIndex, by channel id. */
+interface ChannelIndex {
+  any: Bitset;
+  include: Map<number, Bitset>;
+  exclude: Map<number, Bitset>;
 }
 
 const HOURS_OF_WEEK = Array.from({ length: 168 }, (_, h) => String(h));
@@ -205,14 +221,18 @@ export class CampaignIndex<T> {
   private readonly scratch: Uint32Array;
   /** Positions by name (byName), made on the first traced request. */
   private nameOrder: Uint32Array | null = null;
+  /** The channel dimension; null when every campaign runs on every channel. */
+  private readonly channels: ChannelIndex | null;
 
   constructor(
     readonly items: readonly T[],
     targetingOf: (item: T) => CompiledTargeting | null,
+    channelsOf: (item: T) => ChannelAssignment | null = () => null,
   ) {
     const n = items.length;
     this.all = new Bitset(n);
     for (let i = 0; i < n; i++) this.all.set(i);
+    this.channels = channelIndexOf(items, channelsOf);
     for (const d of DIMENSIONS) {
       const index: DimensionIndex = { any: new Bitset(n), include: new Map(), exclude: new Map() };
       const bits = (map: Map<string, Bitset>, v: string) => {
@@ -273,8 +293,9 @@ export class CampaignIndex<T> {
    * Positions whose indexed dimensions pass the request, as a bit set over `items` (read-only: it
    * is cached by the request's indexed values, which players repeat all day), and how many there are.
    */
-  passing(ctx: RequestContext): { words: Uint32Array; count: number } {
-    let key = '';
+  passing(ctx: RequestContext, channelId: number): { words: Uint32Array; count: number } {
+    const { channels } = this;
+    let key = channels ? `${channelId}\u001f` : '';
     for (const d of CACHED) key += valueOf(ctx, d) + '\u001f';
     // only a category that some rule names (itself or its parent) changes the answer: the others stay out of the key
     const categories = ctx.iabCategories;
@@ -282,6 +303,7 @@ export class CampaignIndex<T> {
     let hit = this.passingCache.get(key);
     if (!hit) {
       const words = new Uint32Array(this.all.words);
+      if (channels) narrowByChannel(words, channels, channelId);
       for (const d of CACHED) this.narrowBy(words, d, valueOf(ctx, d));
       this.narrowByCategories(words, categories);
       hit = { words, count: countBits(words) };
@@ -389,11 +411,14 @@ export class CampaignIndex<T> {
    */
   setAside(
     ctx: RequestContext,
+    channelId: number,
     passing: Uint32Array,
     limit: number,
     nameOf: (item: T) => string,
     targetingOf: (item: T) => CompiledTargeting | null,
   ): IndexedOut<T>[] {
+    const onChannel = new Uint32Array(this.all.words);
+    if (this.channels) narrowByChannel(onChannel, this.channels, channelId);
     const alone = new Map<Dimension, Uint32Array>();
     for (const [d] of RULE_OF) {
       const words = new Uint32Array(this.all.words);
@@ -415,7 +440,7 @@ export class CampaignIndex<T> {
           if (!misses.some((m) => m.rule === miss.rule)) misses.push(miss);
         }
       }
-      out.push({ item, misses });
+      out.push({ item, offChannel: !(onChannel[pos >>> 5]! & (1 << (pos & 31))), misses });
     }
     return out;
   }
@@ -431,9 +456,9 @@ export class CampaignIndex<T> {
     return this.nameOrder;
   }
 
-  /** Items whose indexed dimensions pass the request, in their original order. */
-  candidates(ctx: RequestContext): T[] {
-    const { words } = this.passing(ctx);
+  /** Items whose indexed dimensions pass the request on channel `channelId`, in their original order. */
+  candidates(ctx: RequestContext, channelId: number): T[] {
+    const { words } = this.passing(ctx, channelId);
     const result: T[] = [];
     for (let pos = nextBit(words, 0); pos >= 0; pos = nextBit(words, pos + 1)) result.push(this.items[pos]!);
     return result;
@@ -441,3 +466,30 @@ export class CampaignIndex<T> {
 }
 
 const PASSING_CACHE_LIMIT = 4096;
+
+/** The channel dimension of `items`, or null when none of them is assigned to channels. */
+function channelIndexOf<T>(
+  items: readonly T[],
+  channelsOf: (item: T) => ChannelAssignment | null,
+): ChannelIndex | null {
+  const n = items.length;
+  let index: ChannelIndex | null = null;
+  for (let i = 0; i < n; i++) {
+    const assignment = channelsOf(items[i]!);
+    if (!assignment) continue;
+    index ??= { any: new Bitset(n), include: new Map(), exclude: new Map() };
+    const map = assignment.include ? index.include : index.exclude;
+    for (const id of assignment.ids) {
+      let b = map.get(id);
+      if (!b) map.set(id, (b = new Bitset(n)));
+      b.set(i);
+    }
+  }
+  if (index) for (let i = 0; i < n; i++) if (!channelsOf(items[i]!)?.include) index.any.set(i);
+  return index;
+}
+
+/** words AND what channel `channelId` passes: the campaigns of every channel, those assigned to it, not those that leave it out. */
+function narrowByChannel(words: Uint32Array, index: ChannelIndex, channelId: number): void {
+  narrow(words, index.any.words, index.include.get(channelId)?.words, index.exclude.get(channelId)?.words);
+}

@@ -28,6 +28,7 @@ import { twoFactor } from './0017_two_factor.js';
 import { ipLists } from './0021_ip_lists.js';
 import { dynamicFloors } from './0019_dynamic_floors.js';
 import { supplyDeals } from './0018_supply_deals.js';
+import { campaignChannelScope } from './0022_campaign_channel_scope.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0021_ip_lists': ipLists,
   '0019_dynamic_floors': dynamicFloors,
   '0018_supply_deals': supplyDeals,
+  '0022_campaign_channel_scope': campaignChannelScope,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -4,13 +4,13 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { type FormInstance } from 'antd';
 import { RESOURCES } from '@adplane/shared';
 import { schemaFieldErrors } from '../../resources/formErrors.js';
-import { makeUser } from '../../test/fixtures.js';
+import { jsonResponse, makeUser } from '../../test/fixtures.js';
 import { renderEntityForm, stubEmptyLists } from '../../test/formHarness.js';
 import { CampaignForm } from './CampaignForm.js';
 import { campaignDefaults, campaignToBody } from './campaignValues.js';
 
 vi.setConfig({ testTimeout: 20_000 });
-stubEmptyLists();
+const fetchMock = stubEmptyLists();
 
 async function bidErrors(form: FormInstance, bid: number | null): Promise<string[]> {
   act(() => form.setFieldValue('bidCpm', bid));
@@ -44,5 +44,60 @@ describe('CampaignForm bid CPM', () => {
       expect(screen.queryByText('No cap: a user may see this campaign any number of times')).toBeNull(),
     );
     expect(screen.getByText('Per (hours)')).toBeTruthy();
+  });
+});
+
+describe('CampaignForm channels', () => {
+  it('starts on "All my channels", picks channels for "Only these" and "All but these", and refuses an "Only these" of none in place', async () => {
+    const form = renderEntityForm(CampaignForm, campaignDefaults(), makeUser('demand', { showDsp: true }));
+    const scope = await screen.findByTestId('campaign-channel-scope');
+    const checked = () => scope.querySelector('.ant-radio-button-wrapper-checked')?.textContent;
+    expect(checked()).toBe('All my channels');
+    expect(screen.getByText('Every channel of the account, those added later too')).toBeTruthy();
+    // no picker while it runs everywhere
+    expect(screen.queryByText('Runs only on')).toBeNull();
+
+    act(() => form.setFieldValue('channelScope', 'include'));
+    await screen.findByText('Runs only on');
+    expect(checked()).toBe('Only these');
+    // an "Only these" of no channel: the schema refuses it on the picker's field, as the server would
+    const none = campaignToBody({ ...form.getFieldsValue(true), name: 'c', bidCpm: 2_000_000, channelIds: [] });
+    expect(schemaFieldErrors(RESOURCES.campaigns.schema, none)).toEqual([
+      { field: 'channelIds', message: 'must name at least one channel to run on' },
+    ]);
+
+    act(() => form.setFieldValue('channelScope', 'exclude'));
+    await screen.findByText('Never runs on');
+    expect(screen.getByText('Every channel of the account but those picked')).toBeTruthy();
+
+    // back to all: channels picked meanwhile are not sent
+    act(() => {
+      form.setFieldValue('channelIds', [4, 5]);
+      form.setFieldValue('channelScope', 'all');
+    });
+    const body = campaignToBody({ ...form.getFieldsValue(true), name: 'c', bidCpm: 2_000_000 });
+    expect(body).toMatchObject({ channelScope: 'all', channelIds: [] });
+    expect(schemaFieldErrors(RESOURCES.campaigns.schema, body)).toEqual([]);
+  });
+
+  it('says an "Only these" campaign runs nowhere while every channel picked is paused or archived', async () => {
+    fetchMock.mockImplementation(async (input) =>
+      jsonResponse(
+        String(input).includes('/channels/list')
+          ? [
+              { id: 4, name: 'Paused CTV', status: 0, archived: false },
+              { id: 5, name: 'Live web', status: 1, archived: false },
+            ]
+          : [],
+      ),
+    );
+    const form = renderEntityForm(
+      CampaignForm,
+      { ...campaignDefaults(), channelScope: 'include', channelIds: [4] },
+      makeUser('demand', { showDsp: true }),
+    );
+    await screen.findByTestId('campaign-channels-idle');
+    act(() => form.setFieldValue('channelIds', [4, 5]));
+    await waitFor(() => expect(screen.queryByTestId('campaign-channels-idle')).toBeNull());
   });
 });

@@ -7,6 +7,7 @@ import { useHelpLabel } from '../../resources/fields.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
+import { ChannelAssignmentFields } from './ChannelAssignmentFields.js';
 import { PacingPanel } from './PacingPanel.js';
 
 export const PACING_OPTIONS = [
@@ -165,6 +166,7 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
       </Section>
 
       <Section title="Supply">
+        <ChannelAssignmentFields form={form} label={label} />
         <Form.Item name="dealIds" label={label('dealIds', 'Deals')}>
           <RefSelect kind="deals" multiple placeholder="None (open auction only)" />
         </Form.Item>

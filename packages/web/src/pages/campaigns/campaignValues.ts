@@ -31,6 +31,9 @@ export function campaignDefaults(today: Dayjs = dayjs()): Record<string, unknown
     dealIds: [],
     supplierIds: [],
     adExchangeIds: [],
+    // where it runs is a choice the form shows: every channel of the account until another is picked
+    channelScope: 'all',
+    channelIds: [],
   };
 }
 
@@ -55,6 +58,8 @@ export function campaignToBody(values: Record<string, unknown>): Record<string, 
   const cap = (frequencyCap ?? { enabled: false }) as FrequencyCapForm;
   return {
     ...rest,
+    // channels picked before "All my channels" was chosen again are not kept: 'all' names none
+    ...(rest.channelScope === 'all' && { channelIds: [] }),
     startDate: isoFromDate(startDate),
     endDate: isoFromDate(endDate),
     frequencyCap: cap.enabled ? { count: cap.count ?? null, periodHours: cap.periodHours ?? null } : null,

@@ -14,6 +14,7 @@ import { useNames } from '../dsp/names.js';
 import { AdvertiserName } from '../dsp/AdvertiserName.js';
 import { budgetCell } from './budgetView.js';
 import { CampaignForm, PACING_OPTIONS } from './CampaignForm.js';
+import { channelAssignmentText } from './channelAssignmentText.js';
 import { campaignDefaults, campaignToBody, campaignToForm } from './campaignValues.js';
 import { pacingOf, useCampaignPacing } from './livePacing.js';
 import { PACING_STATE_COLORS, pacingCellText, pacingTooltipLines, spentOfTarget } from './pacingView.js';
@@ -83,6 +84,7 @@ function pacingColumn(): MetricColumn[] {
 export default function CampaignsPage() {
   const user = useUser();
   const advertisers = useNames('advertisers');
+  const channels = useNames('channels');
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
@@ -135,8 +137,18 @@ export default function CampaignsPage() {
         width: 100,
         render: (v: string) => PACING_LABELS.get(v) ?? v,
       },
+      {
+        title: 'Channels',
+        dataIndex: 'channelScope',
+        key: 'channelScope',
+        width: 180,
+        ellipsis: { showTitle: false },
+        render: (_: unknown, row) => (
+          <EllipsisText text={channelAssignmentText(row.channelScope, row.channelIds, channels)} />
+        ),
+      },
     ],
-    [advertisers],
+    [advertisers, channels],
   );
 
   return (
@@ -149,7 +161,8 @@ export default function CampaignsPage() {
       toBody={campaignToBody}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
-      defaultHidden={['updatedAt', 'advertiserId', 'pacing', 'm_bids', 'm_wins']}
+      // the channels a column choice away, as the advertiser: with them the list is wider than a 1280 px window
+      defaultHidden={['updatedAt', 'advertiserId', 'pacing', 'channelScope', 'm_bids', 'm_wins']}
       metricExtras={pacingColumn}
     />
   );

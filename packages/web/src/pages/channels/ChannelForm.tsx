@@ -31,6 +31,7 @@ import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { ChannelTagBox } from './ChannelTagBox.js';
 import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
+import { ChannelCampaigns } from './ChannelCampaigns.js';
 import { DemandOptimiseEditor } from './DemandOptimiseEditor.js';
 import { FloorRulesEditor } from '../../components/FloorRulesEditor.js';
 import { DynamicFloorFields } from './DynamicFloorFields.js';
@@ -405,3 +406,4 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
     </>
   );
 }
+      {typeof row?.id === 'number' && <ChannelCampaigns channelId={row.id} />}

@@ -26,6 +26,7 @@ import {
   podSentence,
   podSlotText,
   postbidSentence,
+  reasonText,
   resultSentence,
   sourceLabel,
   winnerMoney,
@@ -169,19 +170,19 @@ function SetAside({ trace }: { trace: TagTestAnswer['trace'] }) {
               // one line per rule that refused, its code under it
               render: (_, c) => (
                 <div className="tag-test-misses">
-                  {c.misses.length ? (
-                    c.misses.map((m) => (
-                      <div key={m.rule} className="tag-test-source">
-                        <span>{missText(m)}</span>
-                        <Code text={`targeting.${m.rule}`} />
-                      </div>
-                    ))
-                  ) : (
+                  {/* its channel assignment first, when it leaves out the channel: whatever the targeting says */}
+                  {(c.reason === 'channel_not_assigned' || !c.misses.length) && (
                     <div className="tag-test-source">
-                      <span>{indexedOutText(c)}</span>
+                      <span>{c.misses.length ? reasonText(c.reason) : indexedOutText(c)}</span>
                       <Code text={c.reason} />
                     </div>
                   )}
+                  {c.misses.map((m) => (
+                    <div key={m.rule} className="tag-test-source">
+                      <span>{missText(m)}</span>
+                      <Code text={`targeting.${m.rule}`} />
+                    </div>
+                  ))}
                 </div>
               ),
             },

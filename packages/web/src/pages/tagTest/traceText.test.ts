@@ -317,6 +317,13 @@ describe('what was set aside, in words', () => {
         misses: [miss({}), miss({ rule: 'device', values: ['smarttv'], viewer: 'desktop' })],
       }),
     ).toBe("country US only; the viewer is in DE; device smarttv only; the viewer's device is desktop");
+    // its channel assignment first: the campaign would not run on this channel whatever its targeting said
+    expect(indexedOutText({ id: 5, name: 'Other channel', reason: 'channel_not_assigned', misses: [miss({})] })).toBe(
+      'its channel assignment leaves out this channel (it runs on other channels only, or on all but this one); country US only; the viewer is in DE',
+    );
+    expect(indexedOutText({ id: 6, name: 'Elsewhere', reason: 'channel_not_assigned', misses: [] })).toBe(
+      'its channel assignment leaves out this channel (it runs on other channels only, or on all but this one)',
+    );
   });
 
   it('says why nothing filled by what set the campaigns and tags aside, counted by kind of rule', () => {

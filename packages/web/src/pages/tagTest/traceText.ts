@@ -91,6 +91,8 @@ const REASONS: Record<string, string> = {
   prebid_server_not_configured: 'no Prebid Server is set up (ADPLANE_PREBID_SERVER_URL)',
   unknown_partner: 'its Prebid partner is unknown',
   supplier_not_bought: 'the campaign buys from other suppliers',
+  channel_not_assigned:
+    'its channel assignment leaves out this channel (it runs on other channels only, or on all but this one)',
   pacing: 'its pacing holds it back for now',
   budget_lease: 'this edge process is still getting its share of the budget',
   frequency_cap: 'its frequency cap for this viewer is reached',
@@ -241,14 +243,19 @@ function filteredText(f: SourceFate): string {
   return reasonText(f.reason) || 'not eligible';
 }
 
-/** A campaign the targeting indexes set aside, in words: each rule that refused it. */
-export const indexedOutText = (c: IndexedOutCampaign): string =>
-  c.misses.length ? c.misses.map(missText).join('; ') : reasonText(c.reason);
+/** A campaign the targeting indexes set aside, in words: its channel assignment when it leaves out the channel, and each rule that refused it. */
+export const indexedOutText = (c: IndexedOutCampaign): string => {
+  const misses = c.misses.map(missText);
+  return (c.reason === 'channel_not_assigned' || !misses.length ? [reasonText(c.reason), ...misses] : misses).join(
+    '; ',
+  );
+};
 
 /** The kind of rule a refusal is, for the no-fill summary ("set aside by targeting (3) or pacing (1)"). */
 function refusalGroup(reason: string): string {
   const r = reason.replace(/^deal\./, '');
   if (r.startsWith('targeting.')) return 'targeting';
+  if (r === 'channel_not_assigned') return 'channel assignment';
   if (r.startsWith('flight_')) return 'flight dates';
   if (r === 'daily_budget' || r === 'total_budget') return 'budget';
   if (r === 'pacing' || r === 'budget_lease') return 'pacing';

@@ -1,0 +1,291 @@
+import { type DecisionTrace, type DeliveryState } from '@adplane/shared';
+import { type Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { ENTITY_TABLES } from '../src/store/entityTables.js';
+import { migrateToLatest } from '../src/store/migrations/index.js';
+import { edgeRequest } from './edgeClient.js';
+import { as, buildTestApp, createAs, forEachStore, freshAddress, login } from './helpers.js';
+import { publisherTenant } from './tenantFixture.js';
+
+/**
+ * Campaigns assigned to channels on purpose (`channelScope`: all my channels, only these, all but
+ * these), through the real app: the API keeps the choice and refuses a bad one naming the field,
+ * stored campaigns from before the field are given 'all' by migration 0022, and the edge serves
+ * each campaign on its channels alone, over real sockets, for a VAST player, an OpenRTB channel and
+ * Prebid.js: "Only A" (the best bid) on A, "All but A" on B, "All my channels" where neither runs.
+ * The decision trace names the campaigns an assignment left out, and a campaign whose channels all
+ * stopped says it runs nowhere.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const usd = (n: number) => Math.round(n * 1_000_000);
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+/** Where each campaign's spot is: the ad a channel answers says which campaign won. */
+const MEDIA = {
+  onlyA: 'https://cdn.only-a.example/spot.mp4',
+  notA: 'https://cdn.not-a.example/spot.mp4',
+  everywhere: 'https://cdn.everywhere.example/spot.mp4',
+} as const;
+
+forEachStore((t) => {
+  describe('campaigns from before the field', () => {
+    it('migration 0022 writes the explicit "All my channels" on every stored campaign', {
+      timeout: 90_000,
+    }, async () => {
+      const db = t.store.db as unknown as Kysely<Record<string, { id: number; data: string; name: string }>>;
+      const table = ENTITY_TABLES.campaigns;
+      const [template] = await db.selectFrom(table).selectAll().limit(1).execute();
+      const { id: _id, ...row } = template!;
+      const { channelScope: _s, channelIds: _i, ...old } = JSON.parse(template!.data) as Record<string, unknown>;
+      const insert = (name: string, data: string) =>
+        db
+          .insertInto(table)
+          .values({ ...row, uid: null, name, data } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+      const before = await insert('Before channels', JSON.stringify(old));
+      await t.store.db
+        .withTables<{ kysely_migration: { name: string } }>()
+        .deleteFrom('kysely_migration')
+        .where('name', '=', '0022_campaign_channel_scope')
+        .execute();
+      expect(await migrateToLatest(t.store)).toContain('0022_campaign_channel_scope');
+      const dataOf = async (id: number) =>
+        (await db.selectFrom(table).select('data').where('id', '=', id).executeTakeFirstOrThrow()).data;
+      expect(JSON.parse(await dataOf(before.id))).toEqual({ ...old, channelScope: 'all', channelIds: [] });
+      // every other campaign states a choice too
+      for (const r of await db.selectFrom(table).select(['id', 'data']).execute())
+        expect(JSON.parse(r.data), `campaign ${r.id}`).toHaveProperty('channelScope');
+      await db.deleteFrom(table).where('id', '=', before.id).execute();
+    });
+  });
+
+  describe('the API', () => {
+    it('keeps the assignment and refuses a bad one with the field named; an assigned channel cannot be archived', {
+      timeout: 60_000,
+    }, async () => {
+      const app = await buildTestApp(t.store);
+      try {
+        const cookie = await login(app, 'demand', undefined, freshAddress());
+        const acme = await login(app, 'acme', undefined, freshAddress());
+        const mine = await createAs(app, cookie, 'channels', { name: 'Assigned channel' });
+        const other = await createAs(app, cookie, 'channels', { name: 'Other channel' });
+        const theirs = await createAs(app, acme, 'channels', { name: 'Acme channel' });
+        const base = { name: 'Channel scope campaign', startDate: day(-1), bidCpm: usd(5) };
+        const post = (body: Record<string, unknown>) =>
+          as(app, cookie, { method: 'POST', url: '/api/demand/campaigns', payload: { ...base, ...body } });
+
+        const created = await post({ channelScope: 'include', channelIds: [mine.id] });
+        expect(created.statusCode, created.body).toBe(201);
+        const got = await as(app, cookie, { method: 'GET', url: `/api/demand/campaigns/${created.json().id}` });
+        expect(got.json()).toMatchObject({ channelScope: 'include', channelIds: [mine.id] });
+        // unsaid: all my channels, written down
+        const plain = await post({});
+        expect(plain.json()).toMatchObject({ channelScope: 'all', channelIds: [] });
+
+        const refused = async (body: Record<string, unknown>) => {
+          const res = await post(body);
+          expect(res.statusCode, res.body).toBe(400);
+          return res.json<{ field: string; message: string }>();
+        };
+        expect(await refused({ channelScope: 'include', channelIds: [] })).toMatchObject({
+          field: 'channelIds',
+          message: expect.stringContaining('must name at least one channel to run on'),
+        });
+        expect(await refused({ channelScope: 'all', channelIds: [mine.id] })).toMatchObject({ field: 'channelIds' });
+        expect(await refused({ channelScope: 'some', channelIds: [mine.id] })).toMatchObject({
+          field: 'channelScope',
+        });
+        // another account's channel is none of this account's
+        expect(await refused({ channelScope: 'exclude', channelIds: [theirs.id] })).toMatchObject({
+          field: 'channelIds',
+          message: expect.stringContaining(`Channel ${theirs.id} does not exist or is archived`),
+        });
+
+        // archiving the channel would leave the campaign running nowhere unseen: refused, the campaign named
+        const archive = await as(app, cookie, {
+          method: 'POST',
+          url: `/api/demand/channels/${mine.id}/archive`,
+          payload: {},
+        });
+        expect(archive.statusCode, archive.body).toBe(409);
+        expect(archive.json().message).toContain("Campaign 'Channel scope campaign'");
+        const free = await as(app, cookie, {
+          method: 'POST',
+          url: `/api/demand/channels/${other.id}/archive`,
+          payload: {},
+        });
+        expect(free.statusCode, free.body).toBe(200);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('the edge', () => {
+    const publisher = publisherTenant(
+      t,
+      async (p) => {
+        const spot = (name: keyof typeof MEDIA) =>
+          p.videoSpot(`${name}Spot`, {
+            name: `Channels ${name} spot`,
+            width: 640,
+            height: 360,
+            bitrate: 900,
+            advertiser: `${name.toLowerCase()}.example`,
+            mediaUrl: MEDIA[name],
+          });
+        await spot('onlyA');
+        await spot('notA');
+        await spot('everywhere');
+        await p.vastChannel('vastA', 'Channels VAST A', {});
+        await p.vastChannel('vastB', 'Channels VAST B', {});
+        await p.vastChannel('vastC', 'Channels VAST C', {});
+        await p.openRtbChannel('rtbA', 'Channels RTB A', { demand: [] });
+        await p.openRtbChannel('rtbB', 'Channels RTB B', { demand: [] });
+        await p.prebidChannel('pbA', 'Channels Prebid A', { format: 'video' });
+        await p.prebidChannel('pbB', 'Channels Prebid B', { format: 'video' });
+        await p.vastChannel('stopped', 'Channels stopped', { paused: true });
+        const channels = (...names: string[]) => names.map((n) => p.ids[n]!.id);
+        const campaign = (name: keyof typeof MEDIA | 'idle', bid: number, assignment: Record<string, unknown>) =>
+          p.create(name, 'campaigns', {
+            name: `Channels ${name}`,
+            startDate: day(-1),
+            endDate: day(30),
+            bidCpm: usd(bid),
+            creativeIds: [p.ids[`${name === 'idle' ? 'onlyA' : name}Spot`]!.id],
+            ...assignment,
+          });
+        await campaign('onlyA', 90, { channelScope: 'include', channelIds: channels('vastA', 'rtbA', 'pbA') });
+        await campaign('notA', 80, { channelScope: 'exclude', channelIds: channels('vastA', 'rtbA', 'pbA', 'vastC') });
+        await campaign('everywhere', 70, { channelScope: 'all' });
+        // runs on a paused channel only: nowhere
+        await campaign('idle', 95, { channelScope: 'include', channelIds: channels('stopped') });
+      },
+      { listen: false, trustProxy: 'loopback', signInFrom: freshAddress() },
+    );
+    const { ids } = publisher;
+    const vast = (channel: string) =>
+      edgeRequest(publisher.app, {
+        url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=8.8.8.8`,
+        headers: { 'user-agent': UA },
+      });
+    /** Which campaign's spot an answer carries. */
+    const servedBy = (body: string) => Object.entries(MEDIA).find(([, url]) => body.includes(url))?.[0] ?? 'none';
+
+    it('a VAST player meets on each channel only the campaigns assigned to it', async () => {
+      for (const [channel, winner] of [
+        ['vastA', 'onlyA'],
+        ['vastB', 'notA'],
+        ['vastC', 'everywhere'],
+      ] as const) {
+        const res = await vast(channel);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(servedBy(res.body), channel).toBe(winner);
+      }
+    });
+
+    it('an OpenRTB channel and Prebid.js do too', async () => {
+      for (const [channel, winner] of [
+        ['rtbA', 'onlyA'],
+        ['rtbB', 'notA'],
+      ] as const) {
+        const res = await edgeRequest(publisher.app, {
+          method: 'POST',
+          url: `/rtb/${ids[channel]!.uid}`,
+          payload: {
+            id: `channels-${channel}`,
+            tmax: 1000,
+            site: { page: 'https://news.example.com/v' },
+            device: { ip: '8.8.8.8', ua: UA, devicetype: 2 },
+            imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, protocols: [2, 3, 5, 6] } }],
+          },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(servedBy(res.body), channel).toBe(winner);
+      }
+      for (const [channel, winner] of [
+        ['pbA', 'onlyA'],
+        ['pbB', 'notA'],
+      ] as const) {
+        const res = await edgeRequest(publisher.app, {
+          method: 'POST',
+          url: '/openrtb2/auction',
+          headers: { 'content-type': 'text/plain' },
+          payload: JSON.stringify({
+            id: `channels-${channel}`,
+            imp: [
+              {
+                id: 'div-video',
+                video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, plcmt: 1, placement: 1 },
+                ext: { prebid: { bidder: { adplane: { channel: ids[channel]!.uid } }, adunitcode: 'div-video' } },
+              },
+            ],
+            site: { page: 'https://news.example.com/story', domain: 'news.example.com' },
+            device: { ua: UA, ip: '8.8.8.8' },
+            tmax: 1000,
+          }),
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(servedBy(res.body), channel).toBe(winner);
+      }
+    });
+
+    it('the trace names each campaign its assignment left out, with the reason', async () => {
+      const traceOf = async (channel: string) => {
+        // (debug=1 answers through the console's session)
+        const res = await publisher.request({
+          method: 'GET',
+          url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=8.8.8.8&debug=1`,
+          headers: { 'user-agent': UA },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<{ trace: DecisionTrace }>().trace;
+      };
+      const leftOut = (trace: DecisionTrace) =>
+        (trace.indexedOutCampaigns ?? [])
+          .filter((c) => c.reason === 'channel_not_assigned')
+          .map((c) => c.id)
+          .sort((a, b) => a - b);
+      const idsOf = (...names: string[]) => names.map((n) => ids[n]!.id).sort((a, b) => a - b);
+
+      const a = await traceOf('vastA');
+      expect(a.winner).toMatchObject({ source: 'campaign', id: ids.onlyA!.id });
+      expect(leftOut(a)).toEqual(idsOf('notA', 'idle'));
+      const b = await traceOf('vastB');
+      expect(b.winner).toMatchObject({ source: 'campaign', id: ids.notA!.id });
+      expect(leftOut(b)).toEqual(idsOf('onlyA', 'idle'));
+      expect(b.indexedOutCampaigns?.find((c) => c.id === ids.onlyA!.id)).toMatchObject({
+        name: 'Channels onlyA',
+        reason: 'channel_not_assigned',
+        misses: [],
+      });
+      // all my channels: never left out
+      const c = await traceOf('vastC');
+      expect(c.winner).toMatchObject({ source: 'campaign', id: ids.everywhere!.id });
+      expect(leftOut(c)).toEqual(idsOf('onlyA', 'notA', 'idle'));
+    });
+
+    it('a campaign whose channels all stopped serving says it runs nowhere; it serves again when one does', async () => {
+      const stateOf = async () => {
+        const res = await publisher.request({
+          method: 'GET',
+          url: `/api/deliveryStates?kind=campaigns&ids=${ids.idle!.id},${ids.onlyA!.id}`,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<{ states: DeliveryState[] }>().states.map((s) => [s.serving, s.reasons.map((r) => r.code)]);
+      };
+      expect(await stateOf()).toEqual([
+        [false, ['no_assigned_channel']],
+        [true, []],
+      ]);
+      const on = await publisher.edit('stopped', { status: 1 });
+      expect(on.statusCode, on.body).toBe(200);
+      expect(await stateOf()).toEqual([
+        [true, []],
+        [true, []],
+      ]);
+      const stoppedAgain = await publisher.edit('stopped', { status: 0 });
+      expect(stoppedAgain.statusCode, stoppedAgain.body).toBe(200);
+    });
+  });
+});
