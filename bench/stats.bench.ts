@@ -88,6 +88,7 @@ function generatorSql(engine: 'duckdb' | 'clickhouse', fromRow: number, toRow: n
     integration: pick(['VAST', 'RTB', 'PreBid'], 89),
     vast_error: pick(['', '', '', '', '', '', '', '', '303', '402'], 97),
     nofill_reason: pick(['', '', '', 'no_bid', 'timeout'], 101),
+    arm: pick(['', '', '', 'A', 'B'], 103),
   };
   const reqs = `(100 + ${h(3)})`;
   const metrics: Record<string, string> = {
@@ -192,6 +193,7 @@ function ingestRows(n: number, offset: number): HourlyRow[] {
       integration: 'VAST',
       vast_error: '',
       nofill_reason: '',
+      arm: '',
       reqs,
       opps: reqs - 10,
       demand_calls: reqs - 20,

@@ -99,6 +99,7 @@ forEachStore((t) => {
         marketplace: '',
         viewer: '',
         postbid: 0,
+        arm: '',
       };
       const pacing = new DeliveryGate();
       const deps = {

@@ -90,7 +90,7 @@ const SEEN_DIMENSIONS: Record<UserName, (id: string) => boolean> = {
   admin: () => true,
   demand: (id) => id !== 'tenant',
   manager: (id) => id !== 'tenant',
-  sub: (id) => [...PLACE, 'channel', 'subpublisher', 'publisher_id'].includes(id),
+  sub: (id) => [...PLACE, 'channel', 'subpublisher', 'arm', 'publisher_id'].includes(id),
   adv: (id) =>
     [...PLACE, 'advertiser', 'tag', 'partner', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
   sdk: () => false,
@@ -104,7 +104,8 @@ const SEEN_DIMENSIONS_BY_CHOICE: Record<'sub' | 'adv', (id: string) => boolean> 
     SEEN_DIMENSIONS.sub(id) ||
     ['tag', 'partner', 'advertiser', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
   adv: (id) =>
-    SEEN_DIMENSIONS.adv(id) || ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'].includes(id),
+    SEEN_DIMENSIONS.adv(id) ||
+    ['channel', 'subpublisher', 'arm', 'supplier', 'adexchange', 'publisher_id'].includes(id),
 };
 /** The tenant's margin: never in the answer of a subpublisher or an advertiser. */
 const MARGIN_FIELDS = ['cost', 'profit', 'margin', 'systemCost', 'rev_m', 'rev_md'];

@@ -129,9 +129,10 @@ function clickHouseMissingOnCi(): void {
  */
 export async function statsMigrationsOf(stats: StatsStore): Promise<string[]> {
   const all = ['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps', '0004_postbid_ivt'];
-  if (stats.engine !== 'clickhouse') return all;
+  const later = ['0006_arm'];
+  if (stats.engine !== 'clickhouse') return [...all, ...later];
   const [{ v }] = await stats.select('SELECT version() AS v');
-  return clickHouseServerOf(String(v)).lowCardinality ? [...all, '0005_low_cardinality'] : all;
+  return clickHouseServerOf(String(v)).lowCardinality ? [...all, '0005_low_cardinality', ...later] : [...all, ...later];
 }
 
 /** An hourly row with every dimension empty and every count 0, overridden by `values`. */
@@ -161,6 +162,7 @@ export function statsRow(values: Partial<HourlyRow> & { hour: string }): HourlyR
     integration: '',
     vast_error: '',
     nofill_reason: '',
+    arm: '',
     reqs: 0,
     opps: 0,
     demand_calls: 0,

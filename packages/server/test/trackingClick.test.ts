@@ -66,6 +66,7 @@ function tokenFor(creativeId: number): string {
     marketplace: '',
     viewer: '',
     postbid: 0,
+    arm: '',
   };
   return signer.sign(d);
 }

@@ -34,6 +34,7 @@ export const REQUEST_COLUMNS = [
   'publisher_id',
   'integration',
   'supplier_id',
+  'arm',
 ] as const satisfies readonly Exclude<keyof HourlyDimensions, 'hour'>[];
 export const SOURCE_COLUMNS = [
   'tag_id',
@@ -115,6 +116,7 @@ function hourlyRowOf(
     integration: text[k[o + AT.integration]!]!,
     vast_error: text[k[o + AT.vast_error]!]!,
     nofill_reason: text[k[o + AT.nofill_reason]!]!,
+    arm: text[k[o + AT.arm]!]!,
     reqs: m[s]!,
     opps: m[s + 1]!,
     demand_calls: m[s + 2]!,

@@ -199,6 +199,7 @@ const blank = (hour: string, tenant: number): HourlyRow => ({
   integration: '',
   vast_error: '',
   nofill_reason: '',
+  arm: '',
   reqs: 0,
   opps: 0,
   demand_calls: 0,

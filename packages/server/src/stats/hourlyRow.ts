@@ -41,6 +41,8 @@ export interface HourlyDimensions {
   vast_error: string;
   /** Why a demand source did not fill (a reason id of the edge's catalogue), '' when it filled. */
   nofill_reason: string;
+  /** The arm of the channel's A/B split that served the request ('A' or 'B'), '' on a channel without a split. */
+  arm: string;
 }
 
 export interface HourlyMetrics {
@@ -84,7 +86,11 @@ export type HourlyRow = HourlyDimensions & HourlyMetrics;
 /** True when A and B are the same union (for the compile-time checks below). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-export const DIMENSION_COLUMNS = [
+/**
+ * The dimension columns in table order. Migrations name the columns they add, as the metrics' do:
+ * 0001 made the first list, 0006 added the A/B arm at the end of the table.
+ */
+export const DIMENSION_COLUMNS_0001 = [
   'hour',
   'tenant_id',
   'channel_id',
@@ -111,6 +117,15 @@ export const DIMENSION_COLUMNS = [
   'vast_error',
   'nofill_reason',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
+const DIMENSION_COLUMNS_0006 = ['arm'] as const satisfies readonly (keyof HourlyDimensions)[];
+
+export const DIMENSION_COLUMNS = [
+  ...DIMENSION_COLUMNS_0001,
+  ...DIMENSION_COLUMNS_0006,
+] as const satisfies readonly (keyof HourlyDimensions)[];
+// Compile-time: every dimension of the row is a column
+const dimensionsInStep: Same<keyof HourlyDimensions, (typeof DIMENSION_COLUMNS)[number]> = true;
+void dimensionsInStep;
 
 /** The dimension columns that hold numeric ids (0 when none); every other one but `hour` holds text ('' when none). */
 const ID_DIMENSIONS = [

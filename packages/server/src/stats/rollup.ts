@@ -3,7 +3,7 @@ import { demandCountingOf } from './demandCounting.js';
 import { type StatsScope } from './reportSql.js';
 import { ROLLUP_KEY } from './rollupTable.js';
 
-export { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql, rollupViewSql } from './rollupTable.js';
+export { ROLLUP_KEY, ROLLUP_KEY_0002, ROLLUP_TABLE, rollupBackfillSql, rollupViewSql } from './rollupTable.js';
 
 /** The columns of the rollup's key (rollupTable.ts): a report that touches only these can read it. */
 const ROLLUP_COLUMNS = new Set<string>(ROLLUP_KEY);

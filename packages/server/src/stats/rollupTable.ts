@@ -11,19 +11,31 @@ import { METRIC_COLUMNS } from './hourlyRow.js';
  * fills it with a materialised view.
  */
 export const ROLLUP_TABLE = 'hourly_rollup';
-export const ROLLUP_KEY = ['hour', 'tenant_id', 'subpublisher_id', 'advertiser_id', 'channel_id', 'tag_id'] as const;
+/** The rollup's key as migration 0002 made it; 0006 added the A/B arm (a channel's, so a report by channel and arm reads the rollup). */
+export const ROLLUP_KEY_0002 = [
+  'hour',
+  'tenant_id',
+  'subpublisher_id',
+  'advertiser_id',
+  'channel_id',
+  'tag_id',
+] as const;
+export const ROLLUP_KEY = [...ROLLUP_KEY_0002, 'arm'] as const;
 
 /**
  * SQL that sums the full table into the rollup (migrations' backfill, benchmarks after bulk loads).
- * A migration passes the columns the tables had at its number.
+ * A migration passes the columns and the key the tables had at its number.
  */
-export function rollupBackfillSql(columns: readonly string[] = METRIC_COLUMNS): string {
-  const keys = ROLLUP_KEY.join(', ');
+export function rollupBackfillSql(
+  columns: readonly string[] = METRIC_COLUMNS,
+  key: readonly string[] = ROLLUP_KEY,
+): string {
+  const keys = key.join(', ');
   return `INSERT INTO ${ROLLUP_TABLE} (${keys}, ${columns.join(', ')}) SELECT ${keys}, ${columns.map((c) => `sum(${c})`).join(', ')} FROM hourly_stats GROUP BY ${keys}`;
 }
 
-/** ClickHouse's materialised view that fills the rollup from every insert into the full table, over `columns`. */
-export function rollupViewSql(columns: readonly string[]): string {
-  const keys = ROLLUP_KEY.join(', ');
+/** ClickHouse's materialised view that fills the rollup from every insert into the full table, over `columns` by `key`. */
+export function rollupViewSql(columns: readonly string[], key: readonly string[] = ROLLUP_KEY): string {
+  const keys = key.join(', ');
   return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ROLLUP_TABLE}_mv TO ${ROLLUP_TABLE} AS SELECT ${keys}, ${columns.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM hourly_stats GROUP BY ${keys}`;
 }

@@ -11,10 +11,10 @@ import { statsMigrationsOf, statsRow } from '../../test/statsEngines.js';
 import { clickHouseMigrations, clickHouseServerOf, PLAIN_SERVER } from './clickhouse/migrations.js';
 import { createClickHouseDatabase, dropClickHouseDatabase } from './clickhouse/clickhouseStore.js';
 import { DUCKDB_MIGRATIONS } from './duckdb/migrations.js';
-import { DIMENSION_COLUMNS, type HourlyRow, METRIC_COLUMNS_0001 } from './hourlyRow.js';
+import { DIMENSION_COLUMNS_0001, type HourlyRow, METRIC_COLUMNS_0001 } from './hourlyRow.js';
 import { getReport } from './queries/getReport.js';
 import { tableOf } from './reportSql.js';
-import { ROLLUP_TABLE, rollupBackfillSql } from './rollup.js';
+import { ROLLUP_KEY_0002, ROLLUP_TABLE, rollupBackfillSql } from './rollup.js';
 import { openStatsStore, type StatsStore, type StatsStoreConfig } from './statsStore.js';
 
 /**
@@ -23,7 +23,7 @@ import { openStatsStore, type StatsStore, type StatsStoreConfig } from './statsS
  * the new columns, nothing is lost, and the rollup sums the new columns from then on. On a current
  * ClickHouse its text columns of few values become LowCardinality(String) (0005).
  */
-const OLD_COLUMNS = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS_0001];
+const OLD_COLUMNS = [...DIMENSION_COLUMNS_0001, ...METRIC_COLUMNS_0001];
 const OLD_ROWS: HourlyRow[] = [
   statsRow({
     hour: '2026-11-01 10:00:00',
@@ -98,7 +98,7 @@ const OLD_STORES = {
     }
     await db.run(insertOldRowsSql(OLD_ROWS));
     // the previous release appended each batch's sums to the rollup in the write's transaction
-    await db.run(rollupBackfillSql(METRIC_COLUMNS_0001));
+    await db.run(rollupBackfillSql(METRIC_COLUMNS_0001, ROLLUP_KEY_0002));
     const columns = (
       await db.runAndReadAll("SELECT column_name FROM information_schema.columns WHERE table_name = 'hourly_stats'")
     ).getRowObjectsJS();
@@ -252,6 +252,35 @@ for (const engine of ['duckdb', 'chdb', 'clickhouse'] as const) {
         reqs: 100,
       });
     });
+
+    it("adds the A/B arm: rows stored before read '' (no arm), a new row's arm is kept and summed by arm in the rollup", async () => {
+      expect(await stats!.select("SELECT count() AS n FROM hourly_stats WHERE arm <> ''")).toEqual([{ n: 0 }]);
+      await stats!.write([
+        statsRow({ hour: '2026-11-01 13:00:00', tenant_id: 1, channel_id: 13, arm: 'A', reqs: 60, imps: 6 }),
+        statsRow({ hour: '2026-11-01 13:00:00', tenant_id: 1, channel_id: 13, arm: 'B', reqs: 40, imps: 5 }),
+      ]);
+      const byArm = ReportRequest.parse({
+        startDate: '2026-11-01',
+        endDate: '2026-11-01',
+        dimensions: ['channel', 'arm'],
+        metrics: ['reqs', 'imps'],
+      });
+      expect(tableOf({ request: byArm, scope: { tenantId: 1 }, prices: NO_PRICES })).toBe(ROLLUP_TABLE);
+      const rows = await run({ dimensions: ['channel', 'arm'], metrics: ['reqs', 'imps'] });
+      const sorted = rows
+        .filter((r) => !r.total)
+        .map((r) => [r.channel, r.arm, r.reqs, r.imps])
+        .sort((a, b) => `${String(a[0])}${String(a[1])}`.localeCompare(`${String(b[0])}${String(b[1])}`));
+      expect(sorted).toEqual([
+        [11, '', 100, 20],
+        [12, '', 0, 0],
+        [13, 'A', 60, 6],
+        [13, 'B', 40, 5],
+      ]);
+      // the full rows say the same
+      const full = await run({ dimensions: ['arm', 'country'], metrics: ['reqs', 'imps'] });
+      expect(full.filter((r) => r.arm === 'B').map((r) => [r.reqs, r.imps])).toEqual([[40, 5]]);
+    });
   });
 }
 
@@ -276,6 +305,7 @@ const PLAIN_TYPES = {
   region: 'String',
   us_state: 'String',
   vast_error: 'String',
+  arm: 'String',
 };
 const LC = 'LowCardinality(String)';
 const CURRENT_TYPES = {
@@ -292,6 +322,7 @@ const CURRENT_TYPES = {
   region: LC,
   us_state: LC,
   vast_error: LC,
+  arm: LC,
 };
 
 /** hourly_stats' text columns and their types, as the server reports them. */
@@ -422,6 +453,7 @@ describe('ClickHouse column types', () => {
         '0003_source_reqs_opps',
         '0004_postbid_ivt',
         '0005_low_cardinality',
+        '0006_arm',
       ]);
       // made with those types, so 0005 found nothing to convert
       expect(
@@ -440,7 +472,7 @@ describe('ClickHouse column types', () => {
       });
       const allRows = async () => {
         const result = await client.query({
-          query: `SELECT * FROM hourly_stats ORDER BY ${DIMENSION_COLUMNS.join(', ')}`,
+          query: `SELECT * FROM hourly_stats ORDER BY ${DIMENSION_COLUMNS_0001.join(', ')}`,
           format: 'JSONEachRow',
           clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
         });
@@ -476,8 +508,12 @@ describe('ClickHouse column types', () => {
       const answers = (store: StatsStore) => Promise.all(TYPE_REPORTS.map((r) => reportOn(store, r)));
       const expected = await answers(duck);
       expect(expected.map((rows) => rows.length > 1)).toEqual(TYPE_REPORTS.map(() => true));
+      // the columns the rows had (later migrations add more, which the old rows read as empty)
+      const columns = Object.keys(before[0]!).join(', ');
       const rowsOf = async () =>
-        (await stats.select(`SELECT * FROM hourly_stats ORDER BY ${DIMENSION_COLUMNS.join(', ')}`)) as unknown;
+        (await stats.select(
+          `SELECT ${columns} FROM hourly_stats ORDER BY ${DIMENSION_COLUMNS_0001.join(', ')}`,
+        )) as unknown;
 
       // while the server may still be rewriting the parts, and once it has: the same rows, the same answers
       expect(await rowsOf()).toEqual(before);

@@ -383,6 +383,91 @@ forEachStatsEngineAndCurrent((t) => {
     expect(tableOf(input(['date'], ['systemCost']))).toBe('hourly_stats');
   });
 
+  it("writes the A/B arm and rolls it up: a report by channel and arm reads the rollup, the same as the full rows; rows without a split read ''", async () => {
+    await t.stats.write([
+      statsRow({
+        hour: '2026-12-05 10:00:00',
+        tenant_id: 9,
+        channel_id: 90,
+        arm: 'A',
+        country: 'US',
+        reqs: 70,
+        imps: 7,
+        revenue: 700_000,
+      }),
+      statsRow({
+        hour: '2026-12-05 10:00:00',
+        tenant_id: 9,
+        channel_id: 90,
+        arm: 'A',
+        country: 'GB',
+        reqs: 30,
+        imps: 2,
+        revenue: 200_000,
+      }),
+      statsRow({
+        hour: '2026-12-05 11:00:00',
+        tenant_id: 9,
+        channel_id: 90,
+        arm: 'B',
+        country: 'US',
+        reqs: 50,
+        imps: 9,
+        revenue: 1_100_000,
+      }),
+      statsRow({
+        hour: '2026-12-05 11:00:00',
+        tenant_id: 9,
+        channel_id: 91,
+        country: 'US',
+        reqs: 20,
+        imps: 1,
+        revenue: 50_000,
+      }),
+    ]);
+    const dates = { startDate: '2026-12-05', endDate: '2026-12-05' };
+    const request = ReportRequest.parse({
+      ...dates,
+      dimensions: ['channel', 'arm'],
+      metrics: ['reqs', 'imps', 'revenue'],
+    });
+    expect(tableOf({ request, scope: { tenantId: 9 }, prices: NO_PRICES })).toBe('hourly_rollup');
+    const rolled = await run(
+      {
+        ...dates,
+        dimensions: ['channel', 'arm'],
+        metrics: ['reqs', 'imps', 'revenue'],
+        sort: { by: 'arm', order: 'asc' },
+      },
+      { tenantId: 9 },
+    );
+    expect(rolled.map((r) => [r.channel, r.arm, r.reqs, r.imps, r.revenue])).toEqual([
+      [91, '', 20, 1, 50_000],
+      [90, 'A', 100, 9, 900_000],
+      [90, 'B', 50, 9, 1_100_000],
+      [undefined, undefined, 170, 19, 2_050_000],
+    ]);
+    const full = await run(
+      { ...dates, dimensions: ['arm', 'country'], metrics: ['reqs', 'imps', 'revenue'] },
+      { tenantId: 9 },
+    );
+    for (const arm of ['', 'A', 'B']) {
+      const rows = full.filter((r) => !r.total && r.arm === arm);
+      const same = rolled.find((r) => r.arm === arm)!;
+      expect(rows.reduce((n, r) => n + Number(r.reqs), 0)).toBe(same.reqs);
+      expect(rows.reduce((n, r) => n + Number(r.revenue), 0)).toBe(same.revenue);
+    }
+    // filtered by arm, as any text dimension
+    const b = await run(
+      { ...dates, dimensions: ['hour'], metrics: ['reqs'], filters: { arm: ['B'] } },
+      { tenantId: 9 },
+    );
+    expect(b.map((r) => [r.hour, r.reqs])).toEqual([
+      ['2026-12-05 11:00', 50],
+      [undefined, 50],
+    ]);
+  });
+
   it('keeps text exactly: quotes, commas, line breaks, backslashes and empty values', async () => {
     const awkward = ['a,"b"', 'line\nbreak', '\\N', '', "it's", 'é ✓'];
     await t.stats.write(

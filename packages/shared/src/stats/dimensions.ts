@@ -32,6 +32,8 @@ export const DIMENSIONS = [
   { id: 'tenant', label: 'Demand', column: 'tenant_id', type: 'entity', entityKind: 'demands', adminOnly: true },
   entity('channel', 'Channel', 'channel_id', 'channels'),
   entity('subpublisher', 'Subpublisher', 'subpublisher_id', 'subs'),
+  // the arm of a channel's A/B split that served the request: 'A' or 'B', '' on a channel without a split
+  text('arm', 'A/B arm'),
   entity('tag', 'Demand Tag', 'tag_id', 'tags'),
   text('partner', 'Partner'),
   entity('advertiser', 'Advertiser', 'advertiser_id', 'advs'),

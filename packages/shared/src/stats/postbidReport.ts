@@ -17,6 +17,7 @@ export const POSTBID_DIMENSIONS = [
   'tenant',
   'channel',
   'subpublisher',
+  'arm',
   'tag',
   'partner',
   'advertiser',

@@ -71,8 +71,18 @@ const DEMAND_NAMES: readonly DimensionId[] = [
   'deal',
   'marketplace_name',
 ];
-/** The names of the supply an impression came from: shown to an advertiser only by its tenant's choice. */
-const SUPPLY_NAMES: readonly DimensionId[] = ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'];
+/**
+ * The names of the supply an impression came from: shown to an advertiser only by its tenant's choice.
+ * The A/B arm is the channel's: whoever may name the channel may name its arm.
+ */
+const SUPPLY_NAMES: readonly DimensionId[] = [
+  'channel',
+  'subpublisher',
+  'arm',
+  'supplier',
+  'adexchange',
+  'publisher_id',
+];
 
 /** The metrics of each type, in no order (the catalogue's order is kept when listing them). */
 const METRICS_OF: Readonly<Record<UserType, ReadonlySet<MetricId>>> = {
@@ -116,7 +126,7 @@ const METRICS_OF: Readonly<Record<UserType, ReadonlySet<MetricId>>> = {
 const DIMENSIONS_OF: Readonly<Record<UserType, ReadonlySet<DimensionId>>> = {
   admin: new Set(DIMENSION_IDS),
   demand: new Set(DIMENSION_IDS.filter((id) => !('adminOnly' in DIMENSION_BY_ID[id] && DIMENSION_BY_ID[id].adminOnly))),
-  sub: new Set<DimensionId>([...PLACE, 'channel', 'subpublisher', 'publisher_id']),
+  sub: new Set<DimensionId>([...PLACE, 'channel', 'subpublisher', 'arm', 'publisher_id']),
   adv: new Set<DimensionId>([...PLACE, ...DEMAND_NAMES]),
   sdk: new Set(),
 };

@@ -87,6 +87,7 @@ function requestDims(channel: SnapChannel, ctx: RequestContext, options: DecideO
     app_bundle: ctx.appBundle.slice(0, 255),
     domain: ctx.domain,
     integration: options.integration ?? 'VAST',
+    arm: channel.arm ?? '',
   };
 }
 
@@ -477,6 +478,7 @@ export function runDecision(
     marketplace: '',
     viewer: '',
     postbid: 0,
+    arm: dims.arm ?? '',
   };
   out.decision = decision;
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */

@@ -145,6 +145,7 @@ function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], now: nu
           deal_id: f.dealId,
           partner: f.partner,
           marketplace_name: f.marketplace,
+          arm: f.arm,
         },
         { postbid_ivt: 1 },
         f.at * 1000,

@@ -278,5 +278,6 @@ function eventDims(d: Decision, vastError: string): Dimensions {
     partner: d.partner,
     marketplace_name: d.marketplace,
     vast_error: vastError,
+    arm: d.arm,
   };
 }

@@ -30,6 +30,7 @@ export type ImpressionFacts = Pick<
   | 'dealId'
   | 'partner'
   | 'marketplace'
+  | 'arm'
 >;
 
 const NUMBERS = [
@@ -55,6 +56,7 @@ const STRINGS = [
   'dealId',
   'partner',
   'marketplace',
+  'arm',
 ] as const;
 const DOMAIN = 'postbid-impression';
 /** Longest id accepted back: the ref of a decision with a 255-character bundle and long names fits well under it. */
@@ -84,6 +86,8 @@ export function readImpressionRef(signer: TokenSigner, ref: string, nowS: number
   } catch {
     return { ok: false, reason: 'malformed' };
   }
+  // an id made before the A/B arm was one of its facts (one string fewer): no arm
+  if (Array.isArray(values) && values.length === NUMBERS.length + STRINGS.length - 1) values.push('');
   if (!Array.isArray(values) || values.length !== NUMBERS.length + STRINGS.length)
     return { ok: false, reason: 'malformed' };
   const facts: Record<string, unknown> = {};

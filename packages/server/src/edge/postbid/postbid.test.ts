@@ -227,6 +227,7 @@ const decision: Decision = {
   marketplace: '',
   viewer: '',
   postbid: 1,
+  arm: 'B',
 };
 
 describe('post-bid pixel URLs and the impression id', () => {
@@ -285,6 +286,19 @@ describe('post-bid pixel URLs and the impression id', () => {
     expect(readImpressionRef(signer, ref, decision.at + 25 * 3600)).toEqual({ ok: false, reason: 'expired' });
     for (const junk of ['', '.', 'abc', `${payload}.`, 'x'.repeat(3000), '%%.%%'])
       expect(readImpressionRef(signer, junk, decision.at).ok).toBe(false);
+  });
+
+  it('carries the A/B arm, and reads an id made before the arm was one of its facts as one without an arm', () => {
+    expect(readImpressionRef(signer, impressionRef(signer, decision), decision.at)).toMatchObject({
+      ok: true,
+      facts: { arm: 'B' },
+    });
+    const [payload] = impressionRef(signer, decision).split('.') as [string, string];
+    const values = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];
+    expect(values.at(-1)).toBe('B');
+    const old = Buffer.from(JSON.stringify(values.slice(0, -1))).toString('base64url');
+    const read = readImpressionRef(signer, `${old}.${signer.attach(old, 'postbid-impression')}`, decision.at);
+    expect(read).toMatchObject({ ok: true, facts: { id: 'Dx9', channelId: 100, arm: '' } });
   });
 
   it('reads an id only in the spelling impressionRef made: its signature and payload canonical base64url', () => {

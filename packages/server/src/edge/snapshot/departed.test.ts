@@ -105,6 +105,7 @@ describe('entities that left the snapshot', () => {
       marketplace: '',
       viewer: '',
       postbid: 0,
+      arm: '',
     };
     const live = snapshot([campaign(5)], [tag(9)]);
     const paused = snapshot([], []);

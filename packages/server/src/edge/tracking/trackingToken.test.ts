@@ -31,6 +31,7 @@ const decision: Decision = {
   marketplace: 'Exchange One',
   viewer: 'd:abc-123',
   postbid: 1,
+  arm: 'B',
 };
 const PLAIN_VAST = {
   integration: 'VAST',
@@ -41,6 +42,7 @@ const PLAIN_VAST = {
   marketplace: '',
   viewer: '',
   postbid: 0,
+  arm: '',
 };
 const LEGACY_FIELDS = [
   'id',
@@ -76,7 +78,7 @@ const jsonToken = (values: unknown[]) => {
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${payload}.${mac(payload)}`;
 };
-const ALL_FIELDS = [...LEGACY_FIELDS, 'postbid'] as const;
+const ALL_FIELDS = [...LEGACY_FIELDS, 'postbid', 'arm'] as const;
 
 function legacyToken(count: number): string {
   return jsonToken(LEGACY_FIELDS.slice(0, count).map((f) => decision[f]));
@@ -150,9 +152,30 @@ describe('tracking tokens', () => {
     expect(signer.verify(legacyToken(17), NOW)).toEqual({ ...decision, ...PLAIN_VAST });
     expect(signer.verify(legacyToken(15), NOW)).toBeNull();
     // before the viewer (delivery control's frequency cap): no viewer to commit
-    expect(signer.verify(legacyToken(23), NOW)).toEqual({ ...decision, viewer: '', postbid: 0 });
+    expect(signer.verify(legacyToken(23), NOW)).toEqual({ ...decision, viewer: '', postbid: 0, arm: '' });
     // before the post-bid flag: the impression is not a post-bid impression
-    expect(signer.verify(legacyToken(24), NOW)).toEqual({ ...decision, postbid: 0 });
+    expect(signer.verify(legacyToken(24), NOW)).toEqual({ ...decision, postbid: 0, arm: '' });
+    // before the A/B arm: the events count without an arm
+    expect(signer.verify(jsonToken(ALL_FIELDS.slice(0, 25).map((f) => decision[f])), NOW)).toEqual({
+      ...decision,
+      arm: '',
+    });
+  });
+
+  it('reads a compact token signed before the A/B arm was a field as a decision without an arm', () => {
+    const signer = new TokenSigner(KEY);
+    const [payload] = partsOf(signer.sign(decision));
+    const fields = payload.split('.');
+    expect(fields.at(-1)).toBe('B');
+    // the same payload without its last field, signed as that version signed it
+    const before = fields.slice(0, -1).join('.');
+    expect(signer.verify(`${before}.${mac(before)}`, NOW)).toEqual({ ...decision, arm: '' });
+    // one field fewer again is no version's: refused
+    const shorter = fields.slice(0, -2).join('.');
+    expect(signer.verify(`${shorter}.${mac(shorter)}`, NOW)).toBeNull();
+    // the arm round-trips in the current form
+    expect(signer.verify(signer.sign({ ...decision, arm: 'A' }), NOW)?.arm).toBe('A');
+    expect(signer.verify(signer.sign({ ...decision, arm: '' }), NOW)?.arm).toBe('');
   });
 
   it('accepts a token of the current fields signed as base64url JSON, as versions before the compact payload signed them', () => {
@@ -214,7 +237,8 @@ describe('tracking tokens', () => {
     const fields = partsOf(signer.sign(decision))[0].split('.');
     const signed = (payload: string) => `${payload}.${mac(payload)}`;
     expect(signer.verify(signed(fields.join('.')), NOW)).toEqual(decision);
-    expect(signer.verify(signed(fields.slice(0, -1).join('.')), NOW)).toBeNull();
+    // (one field fewer is a token of the version before the A/B arm: read without an arm, above)
+    expect(signer.verify(signed(fields.slice(0, -2).join('.')), NOW)).toBeNull();
     expect(signer.verify(signed([...fields, '0'].join('.')), NOW)).toBeNull();
     expect(signer.verify(signed(fields.map((f, i) => (i === 2 ? '!' : f)).join('.')), NOW)).toBeNull();
     expect(signer.verify(signed(fields.map((f, i) => (i === 2 ? '' : f)).join('.')), NOW)).toBeNull();

@@ -52,6 +52,8 @@ export interface Decision {
   viewer: string;
   /** 1 when the answer carries post-bid pixels (edge/postbid/): the counted impression is also a post-bid impression. */
   postbid: number;
+  /** The arm of the channel's A/B split that served the request ('A' or 'B'), '' without a split: every event counts under it. */
+  arm: string;
 }
 
 const SIG_BYTES = 16;
@@ -99,6 +101,7 @@ const FIELDS = [
   'marketplace',
   'viewer',
   'postbid',
+  'arm',
 ] as const;
 const NUMERIC = new Set<string>([
   'at',
@@ -120,11 +123,13 @@ const NUMERIC = new Set<string>([
 const IS_NUMERIC: readonly boolean[] = FIELDS.map((f) => NUMERIC.has(f));
 /**
  * Tokens signed by earlier versions are shorter (before `test`: 16 fields; before the programmatic
- * fields: 17; before `viewer`: 23; before `postbid`: 24) and stay valid for their day: an upgrade must not drop the
- * events of ads already in players. The missing fields read as a plain VAST decision.
+ * fields: 17; before `viewer`: 23; before `postbid`: 24; before `arm`: 25) and stay valid for their day: an upgrade must not drop the
+ * events of ads already in players. The missing fields read as a plain VAST decision of a channel without a split.
  */
-const LEGACY_TAIL: readonly unknown[] = [0, 'VAST', 0, 0, '', '', '', '', 0];
+const LEGACY_TAIL: readonly unknown[] = [0, 'VAST', 0, 0, '', '', '', '', 0, ''];
 const LEGACY_FROM = 16;
+/** Compact payloads (the current form) of versions before `arm` hold its fields but the last: they read without an arm. */
+const COMPACT_BEFORE_ARM = FIELDS.length - 1;
 
 /** SHA-256's block size: HMAC pads (or first hashes) its key to this length. */
 const BLOCK = 64;
@@ -305,6 +310,8 @@ const jsonPayload = (values: readonly (string | number)[]): string =>
  */
 function compactValues(payload: string): (string | number)[] | null {
   const fields = payload.split('.');
+  // a token signed before the A/B arm was a field: no arm
+  if (fields.length === COMPACT_BEFORE_ARM) fields.push('');
   if (fields.length !== FIELDS.length) return null;
   const values = new Array<string | number>(fields.length);
   for (let i = 0; i < fields.length; i++) {
@@ -371,6 +378,7 @@ function valuesOf(d: Decision): (string | number)[] {
     d.marketplace,
     d.viewer,
     d.postbid,
+    d.arm,
   ];
 }
 
@@ -402,6 +410,7 @@ function decisionOf(v: readonly (string | number)[]): Decision {
     marketplace: v[22] as string,
     viewer: v[23] as string,
     postbid: v[24] as number,
+    arm: v[25] as string,
   };
 }
 

@@ -1,11 +1,11 @@
 import {
-  DIMENSION_COLUMNS,
+  DIMENSION_COLUMNS_0001,
   type HourlyDimensions,
   METRIC_COLUMNS_0001,
   METRIC_COLUMNS_0003,
   METRIC_COLUMNS_0004,
 } from '../hourlyRow.js';
-import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql, rollupViewSql } from '../rollup.js';
+import { ROLLUP_KEY, ROLLUP_KEY_0002, ROLLUP_TABLE, rollupBackfillSql, rollupViewSql } from '../rollup.js';
 
 /**
  * Numbered migrations of the ClickHouse stats store. Never edit one that has shipped: add the next
@@ -53,6 +53,7 @@ export function clickHouseServerOf(version: string): ClickHouseServer {
  * and lets GROUP BY and filters work on its numbers. The others stay String: `app_bundle`, `domain`
  * and `publisher_id` come from the traffic and have millions of values, past which ClickHouse's
  * dictionaries cost more than they save (its documentation puts the bound at about 100,000).
+ * Migration 0005 converts these; the A/B arm (two values), added by 0006, is made with the type.
  */
 const LOW_CARDINALITY_COLUMNS = [
   'partner',
@@ -68,7 +69,7 @@ const LOW_CARDINALITY_COLUMNS = [
   'vast_error',
   'nofill_reason',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
-const LOW_CARDINALITY: ReadonlySet<string> = new Set(LOW_CARDINALITY_COLUMNS);
+const LOW_CARDINALITY: ReadonlySet<string> = new Set<string>([...LOW_CARDINALITY_COLUMNS, 'arm']);
 
 /** The ClickHouse type of a dimension column on `server`. */
 function dimensionType(column: string, server: ClickHouseServer): string {
@@ -88,7 +89,7 @@ export function clickHouseMigrations(server: ClickHouseServer): ClickHouseMigrat
       name: '0001_hourly_stats',
       sql: [
         `CREATE TABLE IF NOT EXISTS hourly_stats (
-          ${DIMENSION_COLUMNS.map((c) => `${c} ${typeOf(c)}`).join(',\n        ')},
+          ${DIMENSION_COLUMNS_0001.map((c) => `${c} ${typeOf(c)}`).join(',\n        ')},
           ${METRIC_COLUMNS_0001.map((c) => `${c} Int64`).join(',\n        ')}
         ) ENGINE = MergeTree() PARTITION BY toYYYYMM(hour) ORDER BY (tenant_id, hour, channel_id, tag_id)`,
       ],
@@ -98,11 +99,11 @@ export function clickHouseMigrations(server: ClickHouseServer): ClickHouseMigrat
       name: '0002_hourly_rollup',
       sql: [
         `CREATE TABLE IF NOT EXISTS ${ROLLUP_TABLE} (
-          ${ROLLUP_KEY.map((c) => `${c} ${typeOf(c)}`).join(',\n        ')},
+          ${ROLLUP_KEY_0002.map((c) => `${c} ${typeOf(c)}`).join(',\n        ')},
           ${METRIC_COLUMNS_0001.map((c) => `${c} Int64`).join(',\n        ')}
         ) ENGINE = SummingMergeTree() PARTITION BY toYYYYMM(hour) ORDER BY (tenant_id, hour, subpublisher_id, advertiser_id, channel_id, tag_id)`,
-        rollupViewSql(METRIC_COLUMNS_0001),
-        rollupBackfillSql(METRIC_COLUMNS_0001),
+        rollupViewSql(METRIC_COLUMNS_0001, ROLLUP_KEY_0002),
+        rollupBackfillSql(METRIC_COLUMNS_0001, ROLLUP_KEY_0002),
       ],
     },
     {
@@ -118,7 +119,7 @@ export function clickHouseMigrations(server: ClickHouseServer): ClickHouseMigrat
           })),
         ),
         `DROP TABLE IF EXISTS ${ROLLUP_TABLE}_mv`,
-        rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003]),
+        rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003], ROLLUP_KEY_0002),
       ],
     },
     {
@@ -133,7 +134,7 @@ export function clickHouseMigrations(server: ClickHouseServer): ClickHouseMigrat
           })),
         ),
         `DROP TABLE IF EXISTS ${ROLLUP_TABLE}_mv`,
-        rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004]),
+        rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004], ROLLUP_KEY_0002),
       ],
     },
     {
@@ -151,6 +152,22 @@ export function clickHouseMigrations(server: ClickHouseServer): ClickHouseMigrat
           unless: `SELECT n FROM (SELECT count() AS n FROM system.columns WHERE database = currentDatabase() AND table = 'hourly_stats' AND type = 'LowCardinality(String)' AND name IN (${LOW_CARDINALITY_COLUMNS.map((c) => `'${c}'`).join(', ')})) WHERE n = ${LOW_CARDINALITY_COLUMNS.length}`,
           settings: { replication_alter_partitions_sync: 0 },
         },
+      ],
+    },
+    {
+      // The A/B arm that served a request (docs/reports.md, Dimensions): rows stored before read ''
+      // (no arm). The rollup keeps it in its key: a SummingMergeTree folds rows of one sorting key,
+      // so the arm joins the sorting key in the same ALTER that adds it (the one change of a sorting
+      // key ClickHouse allows); its view is made again by the longer key.
+      name: '0006_arm',
+      sql: [
+        { sql: `ALTER TABLE hourly_stats ADD COLUMN arm ${typeOf('arm')}`, unless: hasColumn('hourly_stats', 'arm') },
+        {
+          sql: `ALTER TABLE ${ROLLUP_TABLE} ADD COLUMN arm ${typeOf('arm')}, MODIFY ORDER BY (tenant_id, hour, subpublisher_id, advertiser_id, channel_id, tag_id, arm)`,
+          unless: hasColumn(ROLLUP_TABLE, 'arm'),
+        },
+        `DROP TABLE IF EXISTS ${ROLLUP_TABLE}_mv`,
+        rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004], ROLLUP_KEY),
       ],
     },
   ];

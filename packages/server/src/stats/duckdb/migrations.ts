@@ -1,5 +1,5 @@
-import { DIMENSION_COLUMNS, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003, METRIC_COLUMNS_0004 } from '../hourlyRow.js';
-import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollupTable.js';
+import { DIMENSION_COLUMNS_0001, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003, METRIC_COLUMNS_0004 } from '../hourlyRow.js';
+import { ROLLUP_KEY_0002, ROLLUP_TABLE, rollupBackfillSql } from '../rollupTable.js';
 
 /**
  * Numbered migrations of the DuckDB stats store, applied in order at open. Never edit one that has
@@ -17,7 +17,7 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
     name: '0001_hourly_stats',
     sql: [
       `CREATE TABLE hourly_stats (
-        ${DIMENSION_COLUMNS.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
+        ${DIMENSION_COLUMNS_0001.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
         ${METRIC_COLUMNS_0001.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
       )`,
     ],
@@ -26,10 +26,10 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
     name: '0002_hourly_rollup',
     sql: [
       `CREATE TABLE ${ROLLUP_TABLE} (
-        ${ROLLUP_KEY.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
+        ${ROLLUP_KEY_0002.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
         ${METRIC_COLUMNS_0001.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
       )`,
-      rollupBackfillSql(METRIC_COLUMNS_0001),
+      rollupBackfillSql(METRIC_COLUMNS_0001, ROLLUP_KEY_0002),
     ],
   },
   {
@@ -52,5 +52,14 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
         `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`,
       ]),
     ),
+  },
+  {
+    // The A/B arm that served a request (docs/reports.md, Dimensions), on the full rows and in the
+    // rollup's key: rows stored before read '' (no arm), as a channel without a split's do.
+    name: '0006_arm',
+    sql: ['hourly_stats', ROLLUP_TABLE].flatMap((table) => [
+      `ALTER TABLE ${table} ADD COLUMN arm VARCHAR DEFAULT ''`,
+      `ALTER TABLE ${table} ALTER COLUMN arm SET NOT NULL`,
+    ]),
   },
 ];

@@ -33,6 +33,7 @@ import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
 import { ChannelCampaigns } from './ChannelCampaigns.js';
 import { DemandOptimiseEditor } from './DemandOptimiseEditor.js';
+import { SplitResultButton } from './SplitResult.js';
 import { FloorRulesEditor } from '../../components/FloorRulesEditor.js';
 import { DynamicFloorFields } from './DynamicFloorFields.js';
 import './channels.css';
@@ -178,9 +179,9 @@ const splitStart = (mode: unknown) => ({
 
 /**
  * An A/B split: off, or arm B's share of the requests, its demand mode, floor, optimised order and
- * demand tags (arm A is the channel as set above).
+ * demand tags (arm A is the channel as set above); on a saved channel, the A/B result of its arms.
  */
-function SplitFields({ readOnly }: { readOnly: boolean }) {
+function SplitFields({ readOnly, channel }: { readOnly: boolean; channel: { id: number; name: string } | null }) {
   const form = Form.useFormInstance();
   const label = useHelpLabel('channels');
   // (`split` itself is no field, its parts are: watched in the store, where the switch sets it)
@@ -203,6 +204,11 @@ function SplitFields({ readOnly }: { readOnly: boolean }) {
             ? 'Arm B serves its share of the requests with the demand below; arm A, the rest, with the channel as set above.'
             : 'Off: every request is served as set above.'}
         </Typography.Text>
+        {on && channel && (
+          <div style={{ marginTop: 8 }}>
+            <SplitResultButton channelId={channel.id} channelName={channel.name} />
+          </div>
+        )}
       </Form.Item>
       {on && (
         <div className="channel-split" data-testid="channel-split">
@@ -374,7 +380,10 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
         <DemandOptimiseEditor mode={mode} readOnly={readOnly} />
       </Form.Item>
       <DemandTags readOnly={readOnly} />
-      <SplitFields readOnly={readOnly} />
+      <SplitFields
+        readOnly={readOnly}
+        channel={typeof row?.id === 'number' ? { id: row.id, name: String(row.name ?? '') } : null}
+      />
 
       <SectionTitle>Invalid traffic</SectionTitle>
       <Row gutter={16}>
