@@ -116,6 +116,7 @@ function generatorSql(engine: 'duckdb' | 'clickhouse', fromRow: number, toRow: n
     source_reqs: `(${reqs} * 3)`,
     source_opps: `(${reqs} * 24 / 10)`,
     postbid_ivt: `(${reqs} / 1000)`,
+    deal_reqs: `(${reqs} / 10)`,
   };
   const all = [
     ...DIMENSION_COLUMNS.map((c) => `${cols[c]} AS ${c}`),
@@ -218,6 +219,7 @@ function ingestRows(n: number, offset: number): HourlyRow[] {
       source_reqs: reqs * 3,
       source_opps: reqs * 2,
       postbid_ivt: 0,
+      deal_reqs: 0,
     });
   }
   return rows;

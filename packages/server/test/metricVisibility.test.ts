@@ -54,6 +54,7 @@ const SEEN_METRICS: Record<UserName, (id: string) => boolean> = {
     [
       'source_reqs',
       'source_opps',
+      'deal_reqs',
       'demandCalls',
       'responses',
       'timeouts',

@@ -124,6 +124,7 @@ const SUM_COLUMNS = [
   'source_reqs',
   'source_opps',
   'postbid_ivt',
+  'deal_reqs',
 ] as const;
 
 /** A metric from summed columns, written out from docs/reports.md's table (not the engine's code). */

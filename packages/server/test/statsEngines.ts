@@ -129,7 +129,7 @@ function clickHouseMissingOnCi(): void {
  */
 export async function statsMigrationsOf(stats: StatsStore): Promise<string[]> {
   const all = ['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps', '0004_postbid_ivt'];
-  const later = ['0006_arm'];
+  const later = ['0006_arm', '0007_deal_reqs'];
   if (stats.engine !== 'clickhouse') return [...all, ...later];
   const [{ v }] = await stats.select('SELECT version() AS v');
   return clickHouseServerOf(String(v)).lowCardinality ? [...all, '0005_low_cardinality', ...later] : [...all, ...later];
@@ -187,6 +187,7 @@ export function statsRow(values: Partial<HourlyRow> & { hour: string }): HourlyR
     source_reqs: 0,
     source_opps: 0,
     postbid_ivt: 0,
+    deal_reqs: 0,
     ...values,
   };
 }

@@ -33,6 +33,8 @@ forEachStoreAndStatsEngine((t, s) => {
       await p.rtbTag('privOpen', 'Open bid in private', 'name=privopen&price=35');
       await p.rtbTag('privDeal', 'Private deal bidder', 'name=privdeal&price=21&deal=SD-PRIVATE');
       await p.rtbTag('fixedBid', 'Fixed price bidder', 'name=fixedbid&price=45&deal=SD-FIXED');
+      await p.rtbTag('capBid', 'Capped deal bidder', 'name=capbid&price=40&deal=SD-CAP');
+      await p.rtbTag('twoBid', 'Two deals bidder', 'name=twobid&price=35&deal=SD-TWO-A');
       const channel = (name: string, demand: string[]) =>
         p.vastChannel(name, name, { auctionPrice: 'second', revshare: 60, demand });
       await channel('chOpen', ['dealBid', 'openBid']);
@@ -41,6 +43,9 @@ forEachStoreAndStatsEngine((t, s) => {
       await channel('chDomain', ['wrongDomain', 'openBid']);
       await channel('chPrivate', ['privOpen', 'privDeal', 'openBid']);
       await channel('chFixed', ['fixedBid', 'openBid']);
+      await channel('chCap', ['capBid', 'openBid']);
+      await channel('chZero', ['openBid']);
+      await channel('chTwo', ['twoBid']);
       const deal = (name: string, dealId: string, channelName: string, tags: string[], terms = {}) =>
         p.create(name, 'supplydeals', {
           name,
@@ -69,6 +74,13 @@ forEachStoreAndStatsEngine((t, s) => {
         buyerSeats: [],
         advertiserDomains: [],
       });
+      const anyBuyer = { buyerSeats: [], advertiserDomains: [] };
+      await deal('cap', 'SD-CAP', 'chCap', ['capBid'], { ...anyBuyer, impCap: 2, dailyImpCap: 10 });
+      // a private deal capped at 0: never offered, so it never makes the impression private
+      await deal('zero', 'SD-ZERO', 'chZero', ['openBid'], { ...anyBuyer, privateAuction: true, impCap: 0 });
+      // two deals offered to one tag in one bid request
+      await deal('twoA', 'SD-TWO-A', 'chTwo', ['twoBid'], anyBuyer);
+      await deal('twoB', 'SD-TWO-B', 'chTwo', ['twoBid'], anyBuyer);
     },
     { listen: false, programmatic: {}, statsEngine: s, signInFrom: freshAddress() },
   );
@@ -126,6 +138,18 @@ forEachStoreAndStatsEngine((t, s) => {
       expect(await refused({ auctionType: 4 })).toMatchObject({ field: 'auctionType' });
       expect(await refused({ dealId: 'has space' })).toMatchObject({ field: 'dealId' });
       expect(await refused({ channelIds: [999_999] })).toMatchObject({ field: 'channelIds' });
+      expect(await refused({ impCap: -1 })).toMatchObject({ field: 'impCap' });
+      expect(await refused({ dailyImpCap: 2.5 })).toMatchObject({ field: 'dailyImpCap' });
+      expect(await refused({ impCap: 'none' })).toMatchObject({ field: 'impCap' });
+    });
+
+    it('keeps impression caps: none by default, a whole number or unlimited', async () => {
+      expect(
+        (await publisher.request({ method: 'GET', url: `/api/demand/supplydeals/${ids.open!.id}` })).json(),
+      ).toMatchObject({ impCap: 'unlimited', dailyImpCap: 'unlimited' });
+      expect(
+        (await publisher.request({ method: 'GET', url: `/api/demand/supplydeals/${ids.cap!.id}` })).json(),
+      ).toMatchObject({ impCap: 2, dailyImpCap: 10 });
     });
   });
 
@@ -199,6 +223,39 @@ forEachStoreAndStatsEngine((t, s) => {
       expect(trace.winner).toMatchObject({ id: ids.privDeal!.id, dealId: 'SD-PRIVATE', clearingCpm: usd(21) });
     });
 
+    it('offers a capped deal until its impressions reach the cap, then leaves it out of imp.pmp', async () => {
+      const uid = ids.chCap!.uid;
+      const lastPmp = () =>
+        publisher.bidders
+          .requestsOf('capbid')
+          .filter((r) => r.body.imp[0]!.tagid === uid)
+          .at(-1)?.body.imp[0]!.pmp;
+      for (let i = 0; i < 2; i++) {
+        const res = await edgeRequest(publisher.app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8` });
+        expect(lastPmp()).toMatchObject({ private_auction: 0, deals: [{ id: 'SD-CAP' }] });
+        const impression = /<Impression><!\[CDATA\[([^\]]*\/ev\?e=impression[^\]]*)\]\]>/.exec(res.body)![1]!;
+        const ev = await edgeRequest(publisher.app, {
+          method: 'GET',
+          url: impression.slice(impression.indexOf('/ev')),
+        });
+        expect(ev.statusCode).toBe(200);
+      }
+      // two impressions counted: the deal is no longer offered, its bidder's bid on it is refused
+      const { trace, sentTo, fate } = await decide('chCap');
+      expect(trace.deals).toBeUndefined();
+      expect(trace.dealsLeftOut).toEqual([{ dealId: 'SD-CAP', name: 'cap', reason: 'deal_imp_cap' }]);
+      expect(sentTo('capbid')!.imp[0]!.pmp).toBeUndefined();
+      expect(fate('capBid')).toMatchObject({ fate: 'no_fill', reason: 'deal_not_offered' });
+      expect(trace.winner).toMatchObject({ id: ids.openBid!.id });
+    });
+
+    it('never offers a deal capped at 0, nor lets it make the impression private', async () => {
+      const { trace, sentTo } = await decide('chZero');
+      expect(trace.dealsLeftOut).toEqual([{ dealId: 'SD-ZERO', name: 'zero', reason: 'deal_imp_cap' }]);
+      expect(sentTo('openbid')!.imp[0]!.pmp).toBeUndefined();
+      expect(trace.winner).toMatchObject({ id: ids.openBid!.id });
+    });
+
     it("clears a fixed-price deal at the deal's price, whatever the bid", async () => {
       const { trace, sentTo } = await decide('chFixed');
       expect(sentTo('fixedbid')!.imp[0]!.pmp!.deals).toEqual([
@@ -223,7 +280,50 @@ forEachStoreAndStatsEngine((t, s) => {
       const impression = /<Impression><!\[CDATA\[([^\]]*\/ev\?e=impression[^\]]*)\]\]>/.exec(res.body)![1]!;
       const path = impression.slice(impression.indexOf('/ev'));
       expect((await edgeRequest(publisher.app, { method: 'GET', url: path })).statusCode).toBe(200);
+      // a call offering two deals to one tag
+      const two = await edgeRequest(publisher.app, {
+        method: 'GET',
+        url: `/vast/${ids.chTwo!.uid}?w=640&h=360&ip=8.8.8.8`,
+      });
+      expect(
+        publisher.bidders
+          .requestsOf('twobid')
+          .at(-1)!
+          .body.imp[0]!.pmp!.deals!.map((d) => d.id),
+      ).toEqual(['SD-TWO-A', 'SD-TWO-B']);
+      expect(two.statusCode).toBe(200);
       await publisher.app.edge.flush();
+    });
+
+    const report = async (body: Record<string, unknown>) => {
+      const res = await publisher.request({
+        method: 'POST',
+        url: '/api/rrun',
+        payload: { startDate: isoDay(Date.now(), -1), endDate: isoDay(Date.now(), 1), ...body },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Record<string, unknown>[]>().filter((r) => !r.total);
+    };
+
+    it("counts a deal's requests: each call that offered it, once per deal, and the tag's requests once", async () => {
+      const byDeal = await report({
+        dimensions: ['deal'],
+        metrics: ['deal_reqs', 'bids', 'wins'],
+        filters: { deal: ['SD-OPEN', 'SD-CAP', 'SD-TWO-A', 'SD-TWO-B'] },
+      });
+      const deal = (id: string) => byDeal.find((r) => r.deal === id);
+      // two calls of chOpen carried SD-OPEN; SD-CAP rode on two calls, not on the third (its cap reached)
+      expect(deal('SD-OPEN')).toMatchObject({ deal_reqs: 2, bids: 2, wins: 2 });
+      expect(deal('SD-CAP')).toMatchObject({ deal_reqs: 2, wins: 2 });
+      // one call carried both: one request each, the bid on the deal it named
+      expect(deal('SD-TWO-A')).toMatchObject({ deal_reqs: 1, bids: 1, wins: 1 });
+      expect(deal('SD-TWO-B')).toMatchObject({ deal_reqs: 1, bids: 0, wins: 0 });
+      const [tag] = await report({
+        dimensions: ['tag'],
+        metrics: ['reqs', 'deal_reqs'],
+        filters: { tag: [ids.twoBid!.id] },
+      });
+      expect(tag).toMatchObject({ tag: ids.twoBid!.id, reqs: 1, deal_reqs: 2 });
     });
 
     it('breaks a report down by the deal: its bids, wins and revenue', async () => {

@@ -2,13 +2,14 @@ import { type Limit } from '@adplane/shared';
 import { Account, type AccountKind } from './allowances.js';
 import { DAY_MS, evenRate, HOUR_MS, paceStart } from './pacing.js';
 import { type BudgetAsk, type HoursSeen } from './sharedCounters.js';
-import { type CampaignLimits, type TagLimits } from './types.js';
+import { type CampaignLimits, type DealLimits, type TagLimits } from './types.js';
 
 /**
  * This process's budget accounts, by shared key: a campaign's day (`c<id>:d<day>`, the day counted
  * in the tenant's zone) and total (`c<id>:t`), a tag's daily impressions (`ti<id>:d<day>`) and
  * requests (`tr<id>:d<day>`), an account's post-bid decisions in a calendar month of UTC
- * (`pb<tenant>:m<YYYY-MM>`, the admin's postbidMaxImps). Limits and pacing are refreshed from the
+ * (`pb<tenant>:m<YYYY-MM>`, the admin's postbidMaxImps), a supply deal's impressions over its life
+ * (`sd<id>:t`, kept as a campaign's total) and per day (`sd<id>:d<day>`). Limits and pacing are refreshed from the
  * caller's values on every use (the snapshot may have changed them).
  */
 export const DAILY_KEY_TTL_MS = 3 * DAY_MS;
@@ -53,6 +54,14 @@ export class AccountBook {
 
   tagKey(tag: TagLimits, which: 'ti' | 'tr', now: number): string {
     return `${which}${tag.id}:d${dayIndex(now, tag.timezone)}`;
+  }
+
+  dealTotalKey(deal: DealLimits): string {
+    return `sd${deal.id}:t`;
+  }
+
+  dealDayKey(deal: DealLimits, now: number): string {
+    return `sd${deal.id}:d${dayIndex(now, deal.timezone)}`;
   }
 
   postbidKey(tenantId: number, now: number): string {
@@ -207,6 +216,28 @@ export class AccountBook {
     );
     account.limit = limitOf(which === 'ti' ? tag.dailyImpCap : tag.dailyRequestCap);
     return account;
+  }
+
+  /** A supply deal's impressions over its life (its total cap). */
+  dealTotal(deal: DealLimits, now: number): Account {
+    const account = this.account(this.dealTotalKey(deal), 'deal_imp_cap', null, false, now);
+    account.limit = limitOf(deal.impCap);
+    return account;
+  }
+
+  /** A supply deal's impressions on `now`'s day in its tenant's zone (its daily cap). */
+  dealDay(deal: DealLimits, now: number): Account {
+    const account = this.account(this.dealDayKey(deal, now), 'deal_daily_imp_cap', deal.timezone, true, now);
+    account.limit = limitOf(deal.dailyImpCap);
+    return account;
+  }
+
+  /** The accounts of the deal's caps that are set (none when both are 'unlimited'). */
+  dealCaps(deal: DealLimits, now: number): Account[] {
+    const out: Account[] = [];
+    if (deal.impCap !== 'unlimited') out.push(this.dealTotal(deal, now));
+    if (deal.dailyImpCap !== 'unlimited') out.push(this.dealDay(deal, now));
+    return out;
   }
 
   /**

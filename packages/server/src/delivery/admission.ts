@@ -8,6 +8,7 @@ import { Reservations } from './reservations.js';
 import {
   type Admission as AdmissionAsk,
   type CampaignLimits,
+  type DealLimits,
   type QpsScope,
   type Refusal,
   type TagLimits,
@@ -36,6 +37,17 @@ export class Admission {
       this.totalShort(campaign, amount, now) ??
       this.frequencyShort(campaign, viewer, now);
     return refusal ? core.refuse(refusal) : null;
+  }
+
+  /** Whether a supply deal may be offered on one more request: its caps checked on this process's leases, nothing reserved. */
+  dealRefusal(deal: DealLimits, now: number): Refusal | null {
+    const { core } = this;
+    core.sweep(now);
+    for (const account of core.accounts.dealCaps(deal, now)) {
+      const refusal = this.short(account, 1, now);
+      if (refusal) return core.refuse(refusal);
+    }
+    return null;
   }
 
   admit(decisionId: string, admission: AdmissionAsk, now: number): Refusal | null {
@@ -69,6 +81,14 @@ export class Admission {
       accounts.push(imps);
       amounts.push(1);
     }
+    // a bid won on a capped supply deal: one impression of each of its caps
+    if (admission.deal)
+      for (const account of core.accounts.dealCaps(admission.deal, now)) {
+        const refusal = this.short(account, 1, now);
+        if (refusal) return core.refuse(refusal);
+        accounts.push(account);
+        amounts.push(1);
+      }
     core.counts.admitted++;
     // Nothing limited to hold (an unlimited daily budget only counts spend, at the commit): no
     // reservation, so that unbudgeted traffic keeps no per-decision state for the hold time.
@@ -144,6 +164,12 @@ export class Admission {
       imps.usedAt = now;
       tracked = true;
     }
+    if (admission.deal)
+      for (const account of core.accounts.dealCaps(admission.deal, now)) {
+        account.used++;
+        account.usedAt = now;
+        tracked = true;
+      }
     if (!tracked) return;
     core.counts.committedUnreserved++;
     if (core.notices.length < MAX_NOTICES) core.notices.push(decisionId);

@@ -24,7 +24,14 @@ class DecayingRate {
   }
 }
 
-export type AccountKind = 'daily_budget' | 'total_budget' | 'daily_imp_cap' | 'daily_request_cap' | 'postbid_cap';
+export type AccountKind =
+  | 'daily_budget'
+  | 'total_budget'
+  | 'daily_imp_cap'
+  | 'daily_request_cap'
+  | 'postbid_cap'
+  | 'deal_imp_cap'
+  | 'deal_daily_imp_cap';
 
 export class Account {
   /** The cap; -1 when unlimited (the spend is counted for the pacing state, nothing is leased). */

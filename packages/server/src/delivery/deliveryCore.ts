@@ -44,6 +44,8 @@ const noRefusals = (): Record<Refusal, number> => ({
   daily_request_cap: 0,
   qps_limit: 0,
   postbid_cap: 0,
+  deal_imp_cap: 0,
+  deal_daily_imp_cap: 0,
 });
 
 /**

@@ -4,12 +4,14 @@ import { DeliveryCore, type DeliveryOptions } from './deliveryCore.js';
 import { Exchanger } from './exchange.js';
 import { type PacingState } from './pacing.js';
 import { type SharedCounters } from './sharedCounters.js';
-import { localPacingState, readCampaignSpend, readPacing, readTagCounts } from './spendReads.js';
+import { localPacingState, readCampaignSpend, readDealCounts, readPacing, readTagCounts } from './spendReads.js';
 import {
   type Admission as AdmissionAsk,
   type CampaignLimits,
   type CampaignSpend,
   type CountFloors,
+  type DealCounts,
+  type DealLimits,
   type DeliveryCounters,
   type DeliveryHealth,
   type DeliveryStats,
@@ -66,6 +68,10 @@ export class DeliveryEngine implements DeliveryCounters {
     this.admission.release(decisionId);
   }
 
+  dealRefusal(deal: DealLimits, now: number): Refusal | null {
+    return this.admission.dealRefusal(deal, now);
+  }
+
   takeTagRequest(tag: TagLimits, now: number): Refusal | null {
     return this.admission.takeTagRequest(tag, now);
   }
@@ -96,6 +102,10 @@ export class DeliveryEngine implements DeliveryCounters {
 
   readTagCounts(tags: readonly TagLimits[], now: number): Promise<TagCounts[]> {
     return readTagCounts(this.core, tags, now);
+  }
+
+  readDealCounts(deals: readonly DealLimits[], now: number): Promise<DealCounts[]> {
+    return readDealCounts(this.core, deals, now);
   }
 
   raiseCounts(floors: CountFloors, now: number): Promise<void> {

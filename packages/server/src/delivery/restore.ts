@@ -155,6 +155,10 @@ export class Restore {
       raise(accounts.tagKey(t.tag, 'tr', now), t.calls, DAILY_KEY_TTL_MS);
     }
     for (const p of floors.postbid ?? []) raise(accounts.postbidKey(p.tenantId, now), p.count, MONTH_KEY_TTL_MS);
+    for (const d of floors.deals ?? []) {
+      raise(accounts.dealDayKey(d.deal, now), d.today, DAILY_KEY_TTL_MS);
+      raise(accounts.dealTotalKey(d.deal), d.total, 0);
+    }
     // (an account on its way in an exchange keeps its floor for the next: collect sends it)
     if (inUse.length && this.shared.sync)
       this.exchange.exchangeInline(now, { accounts: inUse, viewers: [], buckets: [] });

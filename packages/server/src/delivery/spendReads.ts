@@ -2,7 +2,14 @@ import { dayIndex } from './accountBook.js';
 import { type DeliveryCore } from './deliveryCore.js';
 import { DAY_MS, HOUR_MS, pacingState, type PacingState } from './pacing.js';
 import { type SpendRead } from './sharedCounters.js';
-import { type CampaignLimits, type CampaignSpend, type TagCounts, type TagLimits } from './types.js';
+import {
+  type CampaignLimits,
+  type CampaignSpend,
+  type DealCounts,
+  type DealLimits,
+  type TagCounts,
+  type TagLimits,
+} from './types.js';
 
 /**
  * What the console reads of a process's delivery control: a campaign's pacing as this process sees
@@ -89,6 +96,20 @@ export async function readCampaignSpend(
       totalSpent: c.totalBudget === 'unlimited' ? null : reads[campaigns.length + i]!.spent + unsent.get(totals[i]!)!,
     };
   });
+}
+
+export async function readDealCounts(
+  core: DeliveryCore,
+  deals: readonly DealLimits[],
+  now: number,
+): Promise<DealCounts[]> {
+  const keys = deals.flatMap((d) => [core.accounts.dealTotalKey(d), core.accounts.dealDayKey(d, now)]);
+  const unsent = keys.map((key) => core.accounts.get(key)?.used ?? 0);
+  const reads: SpendRead[] = await core.shared.readSpend(keys);
+  return deals.map((_, i) => ({
+    imps: reads[2 * i]!.spent + unsent[2 * i]!,
+    today: reads[2 * i + 1]!.spent + unsent[2 * i + 1]!,
+  }));
 }
 
 export async function readTagCounts(core: DeliveryCore, tags: readonly TagLimits[], now: number): Promise<TagCounts[]> {

@@ -20,7 +20,10 @@ export type Refusal =
   | 'daily_request_cap'
   | 'qps_limit'
   /** The account's post-bid pixels reached postbidMaxImps this month (UTC). */
-  | 'postbid_cap';
+  | 'postbid_cap'
+  /** A supply deal's impressions (with the decisions waiting for theirs) reached its cap over its life, or today's. */
+  | 'deal_imp_cap'
+  | 'deal_daily_imp_cap';
 
 export interface FrequencyCapRule {
   count: number;
@@ -51,6 +54,8 @@ export interface CountFloors {
   tags: readonly { tag: TagLimits; imps: number; calls: number }[];
   /** Accounts' post-bid impressions this month (UTC): the floor of their post-bid counts (edge/seeding/postbidCapSeed.ts). */
   postbid?: readonly { tenantId: number; count: number }[];
+  /** Supply deals' impressions today (the tenant's day) and over their life. */
+  deals?: readonly { deal: DealLimits; today: number; total: number }[];
 }
 
 /** A demand tag's caps: its daily requests and impressions (in the tenant's day) and its QPS. */
@@ -63,6 +68,17 @@ export interface TagLimits {
 }
 
 /**
+ * A supply deal's impression caps (SSP mode: docs/programmatic.md, "Deals for buyers"): over its life
+ * and per day of its tenant. Counted only while capped: an 'unlimited' cap keeps no count.
+ */
+export interface DealLimits {
+  id: number;
+  timezone: number;
+  impCap: Limit;
+  dailyImpCap: Limit;
+}
+
+/**
  * What one ad decision would spend: the campaign that won (its budgets, pacing, the viewer's
  * frequency) and/or the demand tag that won (its daily impressions). The same value is given to
  * `admit` at the decision and to `commit` at the impression event, so that a process that did not
@@ -71,6 +87,8 @@ export interface TagLimits {
 export interface Admission {
   campaign?: CampaignLimits | null;
   tag?: TagLimits | null;
+  /** The supply deal the winning bid was made on, when it has an impression cap: one impression of it. */
+  deal?: DealLimits | null;
   /** The campaign's cost of this impression, micro-dollars (the clearing CPM / 1000). */
   priceMicros: number;
   /** viewerKey(...) of the request; null: no frequency cap can apply. */
@@ -90,6 +108,12 @@ export interface CampaignSpend {
 export interface TagCounts {
   imps: number;
   requests: number;
+}
+
+/** A supply deal's impressions over its life and today (the tenant's day); each counted only for a deal with that cap. */
+export interface DealCounts {
+  imps: number;
+  today: number;
 }
 
 export type QpsScope = 'supplier' | 'adexchange' | 'tag';
@@ -147,6 +171,11 @@ export interface DeliveryCounters {
   commit(decisionId: string, admission: Admission, now: number): void;
   /** The decision did not go out (an error after admit): its reservation is returned at once. */
   release(decisionId: string): void;
+  /**
+   * Whether a supply deal may be offered on one more request: its impressions and the decisions
+   * waiting for theirs are under its caps (null), or which cap is reached. Reserves nothing.
+   */
+  dealRefusal(deal: DealLimits, now: number): Refusal | null;
   /** A call to a demand tag: its QPS, daily request cap and daily impression cap; counts the request when allowed. */
   takeTagRequest(tag: TagLimits, now: number): Refusal | null;
   /** One request under the QPS limit of a supplier, an ad exchange or a demand tag: true when allowed (and counted). */
@@ -169,6 +198,8 @@ export interface DeliveryCounters {
   readCampaignSpend(campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]>;
   /** The tags' impressions and calls today, read from the shared counters plus what this process has not sent yet. */
   readTagCounts(tags: readonly TagLimits[], now: number): Promise<TagCounts[]>;
+  /** Supply deals' impressions over their life and today, read from the shared counters plus what this process has not sent yet. */
+  readDealCounts(deals: readonly DealLimits[], now: number): Promise<DealCounts[]>;
   health(): DeliveryHealth;
   stats(): DeliveryStats;
   /**

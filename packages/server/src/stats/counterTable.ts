@@ -141,6 +141,7 @@ function hourlyRowOf(
     source_reqs: m[s + 21]!,
     source_opps: m[s + 22]!,
     postbid_ivt: m[s + 23]!,
+    deal_reqs: m[s + 24]!,
   };
 }
 

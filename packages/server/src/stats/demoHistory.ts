@@ -224,6 +224,7 @@ const blank = (hour: string, tenant: number): HourlyRow => ({
   source_reqs: 0,
   source_opps: 0,
   postbid_ivt: 0,
+  deal_reqs: 0,
 });
 
 /** Hourly rows of one tenant for the hours [from, from + hours). */
@@ -349,6 +350,8 @@ function demoRows(
             cost: int(revenue * (0.5 + random() * 0.15)),
             rev_m: programmatic ? revenue : 0,
             rev_md: int(programmatic ? revenue * dealShare : 0),
+            // the calls whose bid request offered the deal: each call of the tag, in the demo
+            deal_reqs: deal ? called : 0,
           },
         );
         if (random() < 0.5)

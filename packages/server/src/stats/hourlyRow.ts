@@ -79,6 +79,12 @@ export interface HourlyMetrics {
   source_opps: number;
   /** Post-bid impressions a pixel's vendor reported as invalid traffic (its postback, edge/postbid/), on the impression's dimensions. */
   postbid_ivt: number;
+  /**
+   * On a demand tag's row under a supply deal's id: its calls whose bid request offered that deal
+   * (imp.pmp), one per deal offered, so a call offering two deals adds one to each deal and nothing
+   * to the tag's own requests.
+   */
+  deal_reqs: number;
 }
 
 export type HourlyRow = HourlyDimensions & HourlyMetrics;
@@ -151,7 +157,8 @@ export const isIdDimension = (column: string): boolean => ID_SET.has(column);
 /**
  * The metric columns in table order. Migrations name the columns they add (a migration that has
  * shipped never changes): 0001 created the first list, 0003 added the demand tags' requests and
- * opportunities at the end, 0004 the post-bid IVT verdicts (the DuckDB appender writes in table order).
+ * opportunities at the end, 0004 the post-bid IVT verdicts, 0007 supply deals' requests (the DuckDB
+ * appender writes in table order).
  */
 export const METRIC_COLUMNS_0001 = [
   'reqs',
@@ -178,11 +185,13 @@ export const METRIC_COLUMNS_0001 = [
 ] as const satisfies readonly (keyof HourlyMetrics)[];
 export const METRIC_COLUMNS_0003 = ['source_reqs', 'source_opps'] as const satisfies readonly (keyof HourlyMetrics)[];
 export const METRIC_COLUMNS_0004 = ['postbid_ivt'] as const satisfies readonly (keyof HourlyMetrics)[];
+export const METRIC_COLUMNS_0007 = ['deal_reqs'] as const satisfies readonly (keyof HourlyMetrics)[];
 
 export const METRIC_COLUMNS = [
   ...METRIC_COLUMNS_0001,
   ...METRIC_COLUMNS_0003,
   ...METRIC_COLUMNS_0004,
+  ...METRIC_COLUMNS_0007,
 ] as const satisfies readonly (keyof HourlyMetrics)[];
 
 // Compile-time: every metric of the row is a column, and the catalogue of reports sums exactly these.

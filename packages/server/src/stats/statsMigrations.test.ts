@@ -454,6 +454,7 @@ describe('ClickHouse column types', () => {
         '0004_postbid_ivt',
         '0005_low_cardinality',
         '0006_arm',
+        '0007_deal_reqs',
       ]);
       // made with those types, so 0005 found nothing to convert
       expect(

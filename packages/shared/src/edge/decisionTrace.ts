@@ -260,6 +260,12 @@ export interface DecisionTrace {
    * tags they name (floor in micro-dollars); absent when none.
    */
   deals?: { dealId: string; name: string; floorCpm: number; auctionType: number; privateAuction: boolean }[];
+  /**
+   * The channel's supply deals in their flight and targeting but left out of the request by delivery
+   * control, with why: an impression cap reached (`deal_imp_cap`, `deal_daily_imp_cap`), or this edge
+   * process still getting its share of the cap (`budget_lease`); absent when none.
+   */
+  dealsLeftOut?: { dealId: string; name: string; reason: string }[];
   sources: SourceFate[];
   winner: SourceFate | null;
   totalMs: number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ids, isoDate, micros, name, optionalId, Status } from '../entities/common.js';
+import { countLimit, ids, isoDate, micros, name, optionalId, Status } from '../entities/common.js';
 import { advertiserDomain, uniqueList } from './creatives.js';
 import { buyerSeats, dealAuctionType, dealIdField, FLIGHT_ORDER, flightInOrder } from './deals.js';
 import { storedRowParser } from './storedRow.js';
@@ -12,7 +12,9 @@ import { defineKind, many, targetingRef } from './kindDef.js';
  * it names (none: every one those channels call). A bid on it is held to its terms as an exchange
  * holds them: its floor, its auction type (3: the floor is the price), its buyer seats (`wseat`) and
  * advertiser domains (`wadomain`); with `privateAuction`, the impression takes deal bids only.
- * Start and end dates are whole days in the tenant's time zone, as a DSP deal's.
+ * Start and end dates are whole days in the tenant's time zone, as a DSP deal's. `impCap` caps its
+ * impressions over its life and `dailyImpCap` those of each day of the tenant ('unlimited' by
+ * default; 0 never offers it): once one is reached the deal is no longer offered.
  */
 const SupplyDealInput = z
   .object({
@@ -29,6 +31,8 @@ const SupplyDealInput = z
     tagIds: ids,
     startDate: isoDate.nullable().default(null),
     endDate: isoDate.nullable().default(null),
+    impCap: countLimit('must be a whole number of impressions'),
+    dailyImpCap: countLimit('must be a whole number of impressions'),
   })
   .refine(flightInOrder, FLIGHT_ORDER);
 

@@ -35,6 +35,7 @@ export const STATS_SUM_COLUMNS = [
   'source_reqs',
   'source_opps',
   'postbid_ivt',
+  'deal_reqs',
 ] as const;
 export type StatsSumColumn = (typeof STATS_SUM_COLUMNS)[number];
 
@@ -95,6 +96,12 @@ export const METRICS = [
     'Demand Opportunities',
     'times a demand tag passed its own rules and caps and was offered the request (called)',
     'source_opps',
+  ),
+  sum(
+    'deal_reqs',
+    'Deal Requests',
+    "bid requests that offered a supply deal: each call of a demand tag whose imp.pmp carried it, counted on the tag's row under the deal (a call offering two deals counts once for each)",
+    'deal_reqs',
   ),
   sum('demandCalls', 'Demand Calls', 'calls made to demand sources', 'demand_calls'),
   sum('responses', 'Responses', 'answers received from demand sources', 'responses'),

@@ -29,11 +29,12 @@ export interface RowStatsKind {
  * Which numbers each list shows. Supply rows (a request is counted on them) show requests and fill
  * over opportunities; demand sources called per request (tags, exchanges, an advertiser's tags) show
  * the times they were considered and fill over the times they were called; what our own bidder buys
- * (campaigns, creatives, deals) shows bids, wins and spend; deals for buyers (supply deals) the bids
- * and wins on them and the revenue they earned.
+ * (campaigns, creatives, deals) shows bids, wins and spend; deals for buyers (supply deals) the bid
+ * requests that offered them, the bids and wins on them and the revenue they earned.
  */
 const SUPPLY: readonly MetricId[] = ['reqs', 'imps', 'fill', 'revenue', 'ecpm'];
 const DEMAND: readonly MetricId[] = ['source_reqs', 'imps', 'sourceFill', 'revenue', 'ecpm'];
+const SELLING: readonly MetricId[] = ['deal_reqs', 'bids', 'wins', 'imps', 'revenue', 'ecpm'];
 const BUYING: readonly MetricId[] = ['bids', 'wins', 'imps', 'revenue', 'ecpm'];
 
 export const ROW_STATS_KINDS = {
@@ -46,7 +47,7 @@ export const ROW_STATS_KINDS = {
   campaigns: { dimension: 'campaign', metrics: BUYING },
   creatives: { dimension: 'creative', metrics: BUYING },
   deals: { dimension: 'deal', metrics: BUYING },
-  supplydeals: { dimension: 'deal', metrics: BUYING },
+  supplydeals: { dimension: 'deal', metrics: SELLING },
 } as const satisfies Partial<Record<ResourceKind, RowStatsKind>>;
 export type RowStatsKindId = keyof typeof ROW_STATS_KINDS;
 export const ROW_STATS_KIND_IDS = Object.keys(ROW_STATS_KINDS) as [RowStatsKindId, ...RowStatsKindId[]];

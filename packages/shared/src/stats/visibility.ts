@@ -105,6 +105,7 @@ const METRICS_OF: Readonly<Record<UserType, ReadonlySet<MetricId>>> = {
   adv: new Set<MetricId>([
     'source_reqs',
     'source_opps',
+    'deal_reqs',
     'demandCalls',
     'responses',
     'timeouts',

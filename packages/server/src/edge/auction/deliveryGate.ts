@@ -5,7 +5,7 @@ import { viewerKey } from '../../delivery/frequency.js';
 import { gdprApplies, gppSectionIds } from '../ortb/privacy.js';
 import { type Admission, type DeliveryCounters, type Refusal, type TagLimits } from '../../delivery/types.js';
 import { type RequestContext } from '../request/context.js';
-import { type SnapCampaign, type SnapTag } from '../snapshot/types.js';
+import { type SnapCampaign, type SnapSupplyDeal, type SnapTag } from '../snapshot/types.js';
 
 /**
  * The edge's gate to delivery control (packages/server/src/delivery, docs/delivery.md): whether a
@@ -77,9 +77,17 @@ export class DeliveryGate {
   }
 
   /**
+   * Whether a supply deal may be offered on one more request (its impression caps: the deal is its
+   * own limits); null at once for a deal without caps. Reserves nothing.
+   */
+  dealRefusal(deal: SnapSupplyDeal, now: number): Refusal | null {
+    return dealCapped(deal) ? this.delivery.dealRefusal(deal, now) : null;
+  }
+
+  /**
    * What a decision spends, the same at `admit` and at the impression's `commit`: the campaign's
    * limits, the tag's, the price (micro-dollars, rounded as the stats store rounds revenue) and the
-   * viewer when a frequency cap counts one.
+   * viewer when a frequency cap counts one; the supply deal its bid was made on, when capped.
    */
   admission(
     campaign: SnapCampaign | null,
@@ -87,15 +95,21 @@ export class DeliveryGate {
     timezone: number,
     revenueCpm: number,
     viewer: string,
+    deal: SnapSupplyDeal | null = null,
   ): Admission {
     return {
       campaign,
       tag: tag ? this.limitsOfTag(tag, timezone) : null,
+      deal: deal && dealCapped(deal) ? deal : null,
       priceMicros: Math.round(revenueCpm / 1000),
       viewer: campaign?.frequencyCap && viewer ? viewer : null,
     };
   }
 }
+
+/** Whether a supply deal has an impression cap (delivery control counts it only then). */
+export const dealCapped = (deal: SnapSupplyDeal): boolean =>
+  deal.impCap !== 'unlimited' || deal.dailyImpCap !== 'unlimited';
 
 /** Counters of this process alone (exact here), for an edge part built without the app's (unit tests). */
 export function inProcessCounters(): DeliveryCounters {

@@ -11,7 +11,7 @@ import {
 } from '../counters/hourlyCounters.js';
 import { type DemandSource, type DurationFloor } from '../demand/demandSource.js';
 import { tagBidIds } from '../demand/tagBidIds.js';
-import { anyPrivate, dealsInForce } from '../demand/sellerDeals.js';
+import { anyPrivate, dealsForTag, dealsInForce } from '../demand/sellerDeals.js';
 import { settleProgrammatic } from '../auction/notices.js';
 import { type DeliveryGate } from '../auction/deliveryGate.js';
 import { type Admission } from '../../delivery/types.js';
@@ -20,7 +20,13 @@ import { DEMAND_LOOP, type DemandLoopGuard } from '../request/demandHops.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type Decision, newDecisionId, type TokenSigner, unfilledDecisionId } from '../tracking/trackingToken.js';
 import { demandErrorTrackers, errorForwardQuery } from '../demand/errorPings.js';
-import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
+import {
+  type SnapChannel,
+  type SnapDeal,
+  type Snapshot,
+  type SnapSupplier,
+  type SnapSupplyDeal,
+} from '../snapshot/types.js';
 import { emptyDocument, winnerDocument, withImpressionPixels } from './adResponse.js';
 import { withFloorInForce } from './floorInForce.js';
 import { measureCalls, withDemandOrder } from './demandOrder.js';
@@ -186,6 +192,8 @@ function exchangeDims(snapshot: Snapshot, tenantId: number, id: number, nofill: 
  * the others are in the trace only, or every request would add a row per campaign.
  * Every row of a source carries the demand ids its impressions carry: the winner's are its bid's
  * (a campaign's creative and advertiser, a tag's partner...), another's those of its kind (tagDims).
+ * A tag called with supply deals in its bid request adds one deal request per deal, on its row under
+ * that deal (the row of its bid when it bid on it): the tag's own requests are counted once.
  */
 function countFates(
   counters: CounterScope,
@@ -194,6 +202,7 @@ function countFates(
   snapshot: Snapshot,
   tenantId: number,
   now: number,
+  sellerDeals: readonly SnapSupplyDeal[] | undefined,
 ): void {
   for (const f of fates) {
     const won = winner !== null && f === winner.fate;
@@ -232,6 +241,10 @@ function countFates(
         : tagDims(snapshot, f.id, nofill);
     if (f.dealId) dims.deal_id = f.dealId;
     if (f.vastError) dims.vast_error = String(f.vastError);
+    const offered =
+      sellerDeals?.length && (f.source === 'rtb_tag' || f.source === 'prebid_tag')
+        ? dealsForTag(sellerDeals, f.id)
+        : NO_DEALS;
     counters.add(
       dims,
       {
@@ -242,11 +255,18 @@ function countFates(
         timeouts: f.fate === 'timeout' ? 1 : 0,
         bids: f.bidCpm !== undefined ? 1 : 0,
         wins: f.fate === 'won' ? 1 : 0,
+        deal_reqs: f.dealId && offered.some((d) => d.dealId === f.dealId) ? 1 : 0,
       },
       now,
     );
+    for (const d of offered)
+      if (d.dealId !== f.dealId) counters.add({ ...tagDims(snapshot, f.id, ''), deal_id: d.dealId }, DEAL_REQUEST, now);
   }
 }
+
+/** A supply deal a tag's bid request carried, on its row under the deal: a deal request, nothing else. */
+const DEAL_REQUEST = { deal_reqs: 1 } as const;
+const NO_DEALS: readonly SnapSupplyDeal[] = [];
 
 /**
  * The auction's winner refused by delivery control: its fate becomes a no-fill for that reason (a bid
@@ -512,10 +532,13 @@ export function runDecision(
   if (rule) return unfilled(deps, out, counters, `channel_targeting.${rule}`, ivtFlag, now, started, reqs);
 
   let auction: AuctionResult | Promise<AuctionResult>;
+  let sellerDeals: readonly SnapSupplyDeal[] | undefined;
   try {
     const deadline = Math.min(deps.clock.now() + channel.timeoutMs, options.deadline ?? Infinity);
-    // the channel's deals for buyers in force on this request (SSP mode; a supplier's impression has none)
-    const sellerDeals = snapshot.supplyDeals ? dealsInForce(snapshot.supplyDeals.get(channel.id), ctx) : undefined;
+    // the channel's deals for buyers in force on this request (SSP mode; a supplier's impression has
+    // none), less those delivery control leaves out (an impression cap reached)
+    const inForce = snapshot.supplyDeals ? dealsInForce(snapshot.supplyDeals.get(channel.id), ctx) : undefined;
+    sellerDeals = inForce?.length ? dealsWithRoom(inForce, deps.pacing, now, traced ? trace : null) : inForce;
     if (traced && sellerDeals?.length)
       trace.deals = sellerDeals.map((d) => ({
         dealId: d.dealId,
@@ -546,9 +569,10 @@ export function runDecision(
     return unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started, reqs);
   }
   // decided at once (nothing called over the network): settled now, no promise
-  if (!(auction instanceof Promise)) return settle(deps, out, counters, auction, ctx, options, ivtFlag, started);
+  if (!(auction instanceof Promise))
+    return settle(deps, out, counters, auction, ctx, options, ivtFlag, started, sellerDeals);
   return auction.then(
-    (result) => settle(deps, out, counters, result, ctx, options, ivtFlag, started),
+    (result) => settle(deps, out, counters, result, ctx, options, ivtFlag, started, sellerDeals),
     () => unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started, reqs),
   );
 }
@@ -563,6 +587,7 @@ function settle(
   options: DecideOptions,
   ivtFlag: number,
   started: number,
+  sellerDeals: readonly SnapSupplyDeal[] | undefined,
 ): AdOutcome {
   const trace = out.trace;
   const decision = out.decision!;
@@ -586,11 +611,11 @@ function settle(
     decision.id = newDecisionId();
     admission = options.test
       ? null
-      : admissionOf(deps.pacing, snapshot, channel, w.bid.campaignId, w.bid.tagId, w.clearingCpm, ctx);
+      : admissionOf(deps.pacing, snapshot, channel, w.bid, w.clearingCpm, ctx, sellerDeals);
     const refused = admission ? deps.pacing.delivery.admit(decision.id, admission, now) : null;
     if (refused) refusal = refusedWinner(w.fate, `delivery.${refused}`);
   }
-  countFates(counters, result.fates, w, snapshot, channel.tenantId, now);
+  countFates(counters, result.fates, w, snapshot, channel.tenantId, now, sellerDeals);
   if (!options.test) {
     // an optimised channel learns what each tag called was worth
     if (channel.optimise && deps.tagValues) measureCalls(deps.tagValues, channel, result.fates, now);
@@ -670,26 +695,54 @@ function settle(
   return finish(out, started, 200, 'filled');
 }
 
-/** What the winner would spend (null: neither a campaign nor a demand tag of the snapshot, nothing to count). */
+/**
+ * What the winner would spend (null: neither a campaign nor a demand tag of the snapshot, nothing to
+ * count): a tag's bid on one of the supply deals its request offered spends one of the deal's impressions too.
+ */
 function admissionOf(
   pacing: DeliveryGate,
   snapshot: Snapshot,
   channel: SnapChannel,
-  campaignId: number,
-  tagId: number,
+  bid: Winner['bid'],
   revenueCpm: number,
   ctx: RequestContext,
+  sellerDeals: readonly SnapSupplyDeal[] | undefined,
 ): Admission | null {
-  const campaign = campaignId ? (snapshot.campaigns.get(campaignId) ?? null) : null;
-  const tag = tagId ? (snapshot.tags.get(tagId) ?? null) : null;
+  const campaign = bid.campaignId ? (snapshot.campaigns.get(bid.campaignId) ?? null) : null;
+  const tag = bid.tagId ? (snapshot.tags.get(bid.tagId) ?? null) : null;
   if (!campaign && !tag) return null;
+  const deal = (tag && bid.dealId && sellerDeals?.find((d) => d.dealId === bid.dealId)) || null;
   return pacing.admission(
     campaign,
     tag,
     snapshot.tenants.get(channel.tenantId)?.timezone ?? 0,
     revenueCpm,
     campaign?.frequencyCap ? pacing.viewerOf(ctx) : '',
+    deal,
   );
+}
+
+/**
+ * The deals in force that delivery control still offers (docs/delivery.md, "Supply deals' impression
+ * caps"): a deal whose impressions have reached a cap is left out of the request, named in a traced
+ * request's `dealsLeftOut` with why. The same list when none is left out.
+ */
+function dealsWithRoom(
+  deals: readonly SnapSupplyDeal[],
+  pacing: DeliveryGate,
+  now: number,
+  trace: DecisionTrace | null,
+): readonly SnapSupplyDeal[] {
+  let out: SnapSupplyDeal[] | null = null;
+  for (let i = 0; i < deals.length; i++) {
+    const d = deals[i]!;
+    const refused = pacing.dealRefusal(d, now);
+    if (refused) {
+      out ??= deals.slice(0, i);
+      if (trace) (trace.dealsLeftOut ??= []).push({ dealId: d.dealId, name: d.name, reason: refused });
+    } else if (out) out.push(d);
+  }
+  return out ?? deals;
 }
 
 /** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version (at once when runDecision's is). */

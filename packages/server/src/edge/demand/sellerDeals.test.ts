@@ -24,6 +24,9 @@ function deal(dealId: string, terms: Partial<SnapSupplyDeal> = {}): SnapSupplyDe
     advertiserDomains: [],
     tagIds: [],
     targeting: null,
+    impCap: 'unlimited',
+    dailyImpCap: 'unlimited',
+    timezone: 0,
     ...terms,
   };
 }

@@ -251,7 +251,10 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
       null;
     const tag = (d.tagId && (snapshot?.tags.get(d.tagId) ?? snapshot?.departed?.tags.get(d.tagId))) || null;
     const tz = snapshot?.tenants.get(d.tenantId)?.timezone ?? 0;
-    deps.pacing.delivery.commit(d.id, deps.pacing.admission(campaign, tag, tz, d.revenueCpm, d.viewer), now);
+    // a tag's bid on a supply deal: the deal of the decision's channel (its impression caps)
+    const deal =
+      (tag && d.dealId && snapshot?.supplyDeals?.get(d.channelId)?.find((x) => x.dealId === d.dealId)) || null;
+    deps.pacing.delivery.commit(d.id, deps.pacing.admission(campaign, tag, tz, d.revenueCpm, d.viewer, deal), now);
   }
   deps.counters.add(eventDims(d, vastError), metrics, now);
 }

@@ -49,6 +49,30 @@ describe('delivery counts read back from the stats store', () => {
     expect(asked.some((q) => q.includes("hour >= '2026-11-22 21:00:00'"))).toBe(true);
   });
 
+  it("reads a capped supply deal's impressions on demand tags' rows, today in its tenant's day and in all", async () => {
+    const asked: string[] = [];
+    const stats = {
+      select: async (sql: string) => {
+        asked.push(sql);
+        if (sql.includes("hour >= '2026-11-22 05:00:00'")) return [{ t: 4, d: 'SD-1', n: 3 }];
+        return [
+          { t: 4, d: 'SD-1', n: 40 },
+          // the same deal id in another tenant is another deal
+          { t: 5, d: 'SD-1', n: 900 },
+        ];
+      },
+    };
+    const deal = { id: 11, timezone: -5, impCap: 50, dailyImpCap: 5 };
+    const floors = await countFloors(
+      stats,
+      { campaigns: [], tags: [], deals: [{ deal, tenantId: 4, dealId: 'SD-1' }] },
+      NOW,
+    );
+    expect(floors.deals).toEqual([{ deal, today: 3, total: 40 }]);
+    // only demand tags' rows: a DSP deal of the same id is our campaigns'
+    expect(asked.every((q) => q.includes('tag_id > 0') && q.includes("deal_id IN ('SD-1')"))).toBe(true);
+  });
+
   it('raises the counters with what it read; a store that fails leaves them and says so', async () => {
     const raised: CountFloors[] = [];
     const delivery = { raiseCounts: async (f: CountFloors) => void raised.push(f) };

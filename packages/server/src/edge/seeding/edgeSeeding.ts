@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
-import { type DeliveryGate } from '../auction/deliveryGate.js';
+import { dealCapped, type DeliveryGate } from '../auction/deliveryGate.js';
 import { type PostbidCap } from '../postbid/postbidCap.js';
-import { type Snapshot } from '../snapshot/types.js';
+import { type Snapshot, type SnapSupplyDeal } from '../snapshot/types.js';
 import { seedDeliveryCounts } from './deliverySeed.js';
 import { seedPostbidCap } from './postbidCapSeed.js';
 
@@ -24,10 +24,18 @@ export async function seedDelivery(snap: Snapshot, pacing: DeliveryGate, app: Fa
       tags: [...snap.tags.values()]
         .filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited')
         .map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
+      deals: cappedDeals(snap),
     },
     app.log,
     app.clock.now(),
   );
+}
+
+/** The snapshot's supply deals with an impression cap, each once (a deal is compiled onto every channel it covers). */
+function cappedDeals(snap: Snapshot): { deal: SnapSupplyDeal; tenantId: number; dealId: string }[] {
+  const byId = new Map<number, SnapSupplyDeal>();
+  for (const list of snap.supplyDeals?.values() ?? []) for (const d of list) if (dealCapped(d)) byId.set(d.id, d);
+  return [...byId.values()].map((deal) => ({ deal, tenantId: deal.tenantId, dealId: deal.dealId }));
 }
 
 /**

@@ -140,6 +140,7 @@ export function compileSupplyDeals(
   };
   for (const d of rows) {
     if (!isLive(d) || d.tenantId === null || !ownersServe(owners, d.tenantId, {})) continue;
+    const timezone = owners.tenants.get(d.tenantId)!.timezone;
     const deal: SnapSupplyDeal = {
       id: d.id,
       tenantId: d.tenantId,
@@ -149,11 +150,14 @@ export function compileSupplyDeals(
       auctionType: d.auctionType,
       buyerSeats: d.buyerSeats,
       supplierIds: NO_SUPPLIERS,
-      ...flightOf(d, owners.tenants.get(d.tenantId)!.timezone),
+      ...flightOf(d, timezone),
       privateAuction: d.privateAuction,
       advertiserDomains: d.advertiserDomains,
       tagIds: d.tagIds,
       targeting: d.targetingId ? (targetings.get(d.targetingId) ?? null) : null,
+      impCap: d.impCap,
+      dailyImpCap: d.dailyImpCap,
+      timezone,
     };
     for (const channelId of d.channelIds.length ? d.channelIds : channelsOf(d.tenantId)) {
       // (a channel of another tenant, or one that is gone, is not the deal's to sell)

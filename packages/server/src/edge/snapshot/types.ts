@@ -310,6 +310,13 @@ export interface SnapSupplyDeal extends SnapDeal {
   tagIds: readonly number[];
   /** Narrows the channels it covers to the requests it lets through; null: every request of them. */
   targeting: CompiledTargeting | null;
+  /**
+   * Its impression caps, over its life and per day of its tenant (`timezone`, whole hours from UTC):
+   * delivery control's `DealLimits` (delivery/types.ts), so the deal is its own limits.
+   */
+  impCap: Limit;
+  dailyImpCap: Limit;
+  timezone: number;
 }
 
 export interface Snapshot {

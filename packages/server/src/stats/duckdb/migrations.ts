@@ -1,4 +1,10 @@
-import { DIMENSION_COLUMNS_0001, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003, METRIC_COLUMNS_0004 } from '../hourlyRow.js';
+import {
+  DIMENSION_COLUMNS_0001,
+  METRIC_COLUMNS_0001,
+  METRIC_COLUMNS_0003,
+  METRIC_COLUMNS_0004,
+  METRIC_COLUMNS_0007,
+} from '../hourlyRow.js';
 import { ROLLUP_KEY_0002, ROLLUP_TABLE, rollupBackfillSql } from '../rollupTable.js';
 
 /**
@@ -61,5 +67,15 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
       `ALTER TABLE ${table} ADD COLUMN arm VARCHAR DEFAULT ''`,
       `ALTER TABLE ${table} ALTER COLUMN arm SET NOT NULL`,
     ]),
+  },
+  {
+    // Supply deals' requests (docs/reports.md, Requests and fill by scope): rows stored before read 0.
+    name: '0007_deal_reqs',
+    sql: ['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
+      METRIC_COLUMNS_0007.flatMap((c) => [
+        `ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`,
+        `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`,
+      ]),
+    ),
   },
 ];
