@@ -5,7 +5,7 @@ import { ENTITY_TABLES } from '../src/store/entityTables.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { edgeRequest } from './edgeClient.js';
 import { as, buildTestApp, createAs, forEachStore, freshAddress, login } from './helpers.js';
-import { publisherTenant } from './tenantFixture.js';
+import { dspTenant, expectBid, expectNoBid, publisherTenant } from './tenantFixture.js';
 
 /**
  * Campaigns assigned to channels on purpose (`channelScope`: all my channels, only these, all but
@@ -14,7 +14,9 @@ import { publisherTenant } from './tenantFixture.js';
  * each campaign on its channels alone, over real sockets, for a VAST player, an OpenRTB channel and
  * Prebid.js: "Only A" (the best bid) on A, "All but A" on B, "All my channels" where neither runs.
  * The decision trace names the campaigns an assignment left out, and a campaign whose channels all
- * stopped says it runs nowhere.
+ * stopped says it runs nowhere. A supplier's bid request (DSP mode) comes on none of the account's
+ * channels: a campaign of "only these" channels bids on it neither in the open auction nor through a
+ * deal, one of "all but these" does.
  */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const usd = (n: number) => Math.round(n * 1_000_000);
@@ -286,6 +288,61 @@ forEachStore((t) => {
       ]);
       const stoppedAgain = await publisher.edit('stopped', { status: 0 });
       expect(stoppedAgain.statusCode, stoppedAgain.body).toBe(200);
+    });
+  });
+
+  describe("a supplier's bid request", () => {
+    const dsp = dspTenant(
+      t,
+      async (d) => {
+        await d.supplier('ssp', 'Channels SSP');
+        await d.banner('onlyMpu', { name: 'Channels only-own banner', size: [300, 250], advertiser: 'only-own.test' });
+        await d.banner('allMpu', { name: 'Channels everywhere banner', size: [300, 250], advertiser: 'all.test' });
+        await d.deal('pmp', { name: 'Channels PMP', dealId: 'CHANNELS-PMP', floor: 1 });
+        await d.create('own', 'channels', { name: 'Channels own player', integration: 'VAST', format: 'display' });
+        await d.create('onlyOwn', 'campaigns', {
+          name: 'Channels only own',
+          startDate: day(-1),
+          bidCpm: usd(9),
+          creativeIds: [d.ids.onlyMpu!.id],
+          dealIds: [d.ids.pmp!.id],
+          channelScope: 'include',
+          channelIds: [d.ids.own!.id],
+        });
+        await d.campaign('everywhere', { bid: 3, creatives: ['allMpu'] });
+      },
+      { signInFrom: freshAddress() },
+    );
+    const request = (pmp?: object) => ({
+      id: `channels-${Math.random()}`,
+      imp: [{ id: '1', banner: { w: 300, h: 250 }, ...(pmp && { pmp }) }],
+      site: { domain: 'news.example.com' },
+    });
+    const bidOf = async (body: object) =>
+      (await expectBid(await dsp.postBidRequest(dsp.ids.ssp!.uid, body))).seatbid![0]!.bid[0]!;
+
+    it('is not bid on by a campaign of "only these" channels, in the open auction or through its deal; "all but these" bids', async () => {
+      const { ids } = dsp;
+      expect(await bidOf(request())).toMatchObject({ crid: String(ids.allMpu!.id), cid: String(ids.everywhere!.id) });
+      // its deal offered: the campaign of the deal stays out, the open auction's bid answers
+      const open = await bidOf(request({ private_auction: 0, deals: [{ id: 'CHANNELS-PMP', bidfloor: 1 }] }));
+      expect(open).toMatchObject({ crid: String(ids.allMpu!.id) });
+      expect(open.dealid).toBeUndefined();
+      // the deal alone (a private auction): nothing bids
+      await expectNoBid(
+        await dsp.postBidRequest(
+          ids.ssp!.uid,
+          request({ private_auction: 1, deals: [{ id: 'CHANNELS-PMP', bidfloor: 1 }] }),
+        ),
+      );
+
+      const edited = await dsp.edit('onlyOwn', { channelScope: 'exclude' });
+      expect(edited.statusCode, edited.body).toBe(200);
+      await expect.poll(async () => (await bidOf(request())).crid, { timeout: 10_000 }).toBe(String(ids.onlyMpu!.id));
+      expect(await bidOf(request({ private_auction: 1, deals: [{ id: 'CHANNELS-PMP', bidfloor: 1 }] }))).toMatchObject({
+        crid: String(ids.onlyMpu!.id),
+        dealid: 'CHANNELS-PMP',
+      });
     });
   });
 });
