@@ -97,8 +97,8 @@ export function SplitResultView({ result }: { result: SplitResult }) {
         title={<span data-testid="split-verdict">{verdictText(result.verdict, result.arms)}</span>}
       />
       <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-        Each hour is one sample: the interval of revenue per 1,000 requests is estimated over the hours of each arm (the
-        delta method for a ratio).
+        Each hour (each day, over more than 120 days) is one sample: the interval of revenue per 1,000 requests is
+        estimated over the samples of each arm (the delta method for a ratio).
         {result.unsplitRequests > 0 &&
           ` ${count(result.unsplitRequests)} requests in these dates were served without a split and are left out.`}
       </Typography.Paragraph>

@@ -62,13 +62,16 @@ describe('the A/B result of a split channel', () => {
       return [reqs, Math.round(reqs * rpmUsd * 1000 * (1 + ((i % 2) - 0.5) * 0.02))];
     });
 
-  it('asks the report for the channel by hour and arm', () => {
+  it('asks the report for the channel by hour and arm, by day over a range too long for its rows', () => {
     expect(splitReport(7, { startDate: '2026-11-01', endDate: '2026-11-07' }, 2)).toMatchObject({
       dimensions: ['hour', 'arm'],
       metrics: ['reqs', 'imps', 'revenue'],
       filters: { channel: [7] },
       timezone: 2,
     });
+    // 120 days of hours by three arm values fit in a report's 10,000 rows; 121 would not
+    expect(splitReport(7, { startDate: '2026-01-01', endDate: '2026-04-30' }, 0).dimensions).toEqual(['hour', 'arm']);
+    expect(splitReport(7, { startDate: '2026-01-01', endDate: '2026-05-01' }, 0).dimensions).toEqual(['date', 'arm']);
   });
 
   it('says which arm earns more when the intervals do not overlap', () => {

@@ -14,7 +14,8 @@ import { type ReportRequestInput, type ReportRow } from '@adplane/shared';
  *
  * and the interval is R +/- 1.96 sqrt(Var(R)), per 1,000 requests, cut at 0 below. Hours where an
  * arm served revenue but received no request (an impression counted in the hour after its request)
- * are samples too. Two arms differ significantly when their intervals do not overlap.
+ * are samples too. Two arms differ significantly when their intervals do not overlap. Over a range
+ * longer than HOURLY_DAYS the days are the samples instead (the report's rows stay within its limit).
  */
 type SplitArm = 'A' | 'B';
 const SPLIT_ARMS: readonly SplitArm[] = ['A', 'B'];
@@ -77,19 +78,27 @@ export interface SplitResult {
   verdict: SplitVerdict;
 }
 
-/** The report the result is read from: the channel by hour and arm, requests, impressions and revenue. */
+/**
+ * The longest range read by hour: its rows (an hour by up to three arm values: A, B and none) stay
+ * within a report's 10,000 rows. A longer range takes its days as the samples.
+ */
+const HOURLY_DAYS = 120;
+
+/** The report the result is read from: the channel by hour (by day past HOURLY_DAYS) and arm, requests, impressions and revenue. */
 export function splitReport(
   channelId: number,
   range: { startDate: string; endDate: string },
   timezone: number,
 ): ReportRequestInput {
+  const days = (Date.parse(`${range.endDate}T00:00:00Z`) - Date.parse(`${range.startDate}T00:00:00Z`)) / 86_400_000 + 1;
+  const sample = days > HOURLY_DAYS ? 'date' : 'hour';
   return {
     ...range,
     timezone,
-    dimensions: ['hour', 'arm'],
+    dimensions: [sample, 'arm'],
     metrics: ['reqs', 'imps', 'revenue'],
     filters: { channel: [channelId] },
-    sort: { by: 'hour', order: 'asc' },
+    sort: { by: sample, order: 'asc' },
   };
 }
 
