@@ -412,7 +412,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
       )}
       {row && <PrebidSetup row={row} />}
       {typeof row?.id === 'number' && <ChannelAdsTxtBox channelId={row.id} />}
+      {typeof row?.id === 'number' && <ChannelCampaigns channelId={row.id} />}
     </>
   );
 }
-      {typeof row?.id === 'number' && <ChannelCampaigns channelId={row.id} />}
