@@ -6,7 +6,8 @@ import { exactRow, pickOption } from '../support/antdFields.js';
 /**
  * Deals for buyers (SSP mode, Supply menu): the demand user packages a channel as a supply deal on one
  * of its RTB tags, with a floor, an auction type, a private auction, buyer seats and advertiser
- * domains; the list shows its terms. The tag picker offers the OpenRTB tags only (a VAST tag carries no deal).
+ * domains, capped at 50,000 impressions and 5,000 a day; the list shows its terms and caps. The tag picker
+ * offers the OpenRTB tags only (a VAST tag carries no deal).
  */
 const run = Date.now().toString(36);
 const name = `E2E Supply deal ${run}`;
@@ -47,6 +48,13 @@ test('a supply deal sells a channel to named buyers on an RTB tag', async ({ pag
   await page.keyboard.press('Escape');
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('supply-deal-form.png') });
+  // the caps: empty is unlimited; a number caps the deal's impressions
+  const capField = field(d, 'Impression cap');
+  await expect(capField).toHaveValue('');
+  await capField.fill('50000');
+  await field(d, 'Daily impression cap').fill('5000');
+  await capField.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('supply-deal-caps.png') });
   await deals.save();
 
   await deals.showColumns('auctionType', 'buyerSeats', 'advertiserDomains');
@@ -57,5 +65,8 @@ test('a supply deal sells a channel to named buyers on an RTB tag', async ({ pag
   await expect(row).toContainText('ttd-e2e-1, dv360-e2e-2');
   await expect(row).toContainText('bluefinfoods.test');
   await expect(row).toContainText('Always on');
+  const cap = row.getByTestId('deal-cap');
+  await expect(cap.locator('div')).toHaveText('50,000');
+  await expect(cap).toContainText('5,000 a day');
   await page.screenshot({ path: test.info().outputPath('supply-deals-list.png') });
 });

@@ -76,6 +76,7 @@ const METRIC_WIDTHS: Partial<Record<MetricId, number>> = {
   revenue: 90,
   reqs: 88,
   source_reqs: 88,
+  deal_reqs: 88,
   bids: 76,
   wins: 72,
   ecpm: 72,

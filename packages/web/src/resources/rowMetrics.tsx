@@ -33,6 +33,7 @@ export const isMetricKey = (key: string) => key.startsWith(METRIC_KEY_PREFIX);
 const SHORT: Partial<Record<MetricId, string>> = {
   imps: 'Impr.',
   source_reqs: 'Requests',
+  deal_reqs: 'Requests',
   sourceFill: 'Fill',
   ecpm: 'eCPM',
 };

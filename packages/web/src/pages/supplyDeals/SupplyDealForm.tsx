@@ -3,6 +3,7 @@ import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { type ListItem } from '../../api/lists.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
+import { LimitInput } from '../../resources/unitFields.js';
 import { Section } from '../dsp/formParts.js';
 import { DealFlight, DealIdFloorAuction, WordList } from '../deals/dealTerms.js';
 import '../dsp/dsp.css';
@@ -83,6 +84,28 @@ export function SupplyDealForm({ form }: ResourceFormProps) {
         </Form.Item>
       </Section>
       <DealFlight label={label} />
+      <Section title="Impression caps">
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item
+              name="impCap"
+              label={label('impCap', 'Impression cap')}
+              extra="Impressions over the deal's life; once reached it is no longer offered. Empty = unlimited"
+            >
+              <LimitInput data-testid="deal-imp-cap" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="dailyImpCap"
+              label={label('dailyImpCap', 'Daily impression cap')}
+              extra="Impressions per day in the account's time zone. Empty = unlimited"
+            >
+              <LimitInput data-testid="deal-daily-imp-cap" />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Section>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { EllipsisText } from '../../resources/cells.js';
 import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
+import { limitText } from '../../resources/unitFields.js';
 import { DEAL_FLIGHT_COLUMN, DEAL_FLOOR_COLUMN, DEAL_ID_COLUMN } from '../deals/dealColumns.js';
 import { AUCTION_LABELS } from '../deals/dealTerms.js';
 import { dealToBody, dealToForm } from '../deals/dealValues.js';
@@ -48,7 +49,25 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     render: wordsCell('Any advertiser'),
   },
   DEAL_FLIGHT_COLUMN,
+  {
+    title: 'Cap',
+    key: 'impCap',
+    width: 100,
+    render: (_: unknown, row) => <CapCell total={row.impCap} daily={row.dailyImpCap} />,
+  },
 ];
+
+/** A deal's impression caps: its life's on the first line, its day's under it, or that it has none. */
+function CapCell({ total, daily }: { total: unknown; daily: unknown }) {
+  if (typeof total !== 'number' && typeof daily !== 'number')
+    return <Typography.Text type="secondary">No cap</Typography.Text>;
+  return (
+    <div data-testid="deal-cap">
+      {typeof total === 'number' && <div>{limitText(total)}</div>}
+      {typeof daily === 'number' && <Typography.Text type="secondary">{limitText(daily)} a day</Typography.Text>}
+    </div>
+  );
+}
 
 /** A new supply deal: open to any buyer of every channel and tag, first price, no dates. */
 function supplyDealDefaults(): Record<string, unknown> {
@@ -65,6 +84,8 @@ function supplyDealDefaults(): Record<string, unknown> {
     tagIds: [],
     startDate: null,
     endDate: null,
+    impCap: 'unlimited',
+    dailyImpCap: 'unlimited',
   };
 }
 
@@ -81,7 +102,7 @@ export default function SupplyDealsPage() {
       toBody={dealToBody}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
-      defaultHidden={['updatedAt', 'auctionType', 'buyerSeats', 'advertiserDomains', 'm_bids']}
+      defaultHidden={['updatedAt', 'auctionType', 'buyerSeats', 'advertiserDomains', 'm_bids', 'm_wins', 'm_ecpm']}
     />
   );
 }

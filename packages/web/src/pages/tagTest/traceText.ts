@@ -119,6 +119,8 @@ const REASONS: Record<string, string> = {
   qps_limit: 'its QPS limit was reached',
   daily_request_cap: 'its daily request cap was reached',
   daily_imp_cap: 'its daily impression cap was reached',
+  deal_imp_cap: "the supply deal's impression cap was reached",
+  deal_daily_imp_cap: "the supply deal's daily impression cap was reached",
   zero_price: 'its price was zero',
   tag_paused: 'the tag is paused',
   tag_archived: 'the tag is archived',
