@@ -249,6 +249,22 @@ forEachStoreAndStatsEngine((t, s) => {
       expect(trace.winner).toMatchObject({ id: ids.openBid!.id });
     });
 
+    it('says why a deal is not offered in its delivery state: its cap reached or 0, its flight not started', async () => {
+      const asked = [ids.cap!, ids.zero!, ids.later!, ids.open!].map((r) => r.id);
+      const res = await publisher.request({
+        method: 'GET',
+        url: `/api/deliveryStates?kind=supplydeals&ids=${asked.join(',')}`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const { states } = res.json<{ states: { id: number; serving: boolean; reasons: { code: string }[] }[] }>();
+      expect(states.map((s) => [s.id, s.serving, s.reasons.map((r) => r.code)])).toEqual([
+        [ids.cap!.id, false, ['imp_cap_reached']],
+        [ids.zero!.id, false, ['imp_cap_zero']],
+        [ids.later!.id, false, ['flight_not_started']],
+        [ids.open!.id, true, []],
+      ]);
+    });
+
     it('never offers a deal capped at 0, nor lets it make the impression private', async () => {
       const { trace, sentTo } = await decide('chZero');
       expect(trace.dealsLeftOut).toEqual([{ dealId: 'SD-ZERO', name: 'zero', reason: 'deal_imp_cap' }]);

@@ -3,10 +3,11 @@ import { type DeliveryStatesAnswer, DeliveryStatesQuery, RESOURCES } from '@adpl
 import { requireEntitled } from '../auth/entitlements.js';
 import { requireAuth } from '../auth/guards.js';
 import { pacingState } from '../delivery/pacing.js';
-import { type TagLimits } from '../delivery/types.js';
+import { type DealLimits, type TagLimits } from '../delivery/types.js';
 import { deliveryStates, type LiveCounts } from '../edge/snapshot/setAside.js';
 import { SnapshotHolder } from '../edge/snapshot/snapshotHolder.js';
-import { type Snapshot } from '../edge/snapshot/types.js';
+import { type Snapshot, type SnapSupplyDeal } from '../edge/snapshot/types.js';
+import { dealCapped } from '../edge/auction/deliveryGate.js';
 import { forbidden, HttpError, parseInput } from '../http/errors.js';
 import { accessTo } from '../resources/access.js';
 import { getEntities } from '../store/entities.js';
@@ -58,7 +59,10 @@ async function currentSnapshot(app: FastifyInstance): Promise<Snapshot> {
   return holder.current;
 }
 
-/** Delivery control's counts of the compiled rows asked for: campaigns' spend and pace, tags' calls and impressions today. */
+/**
+ * Delivery control's counts of the compiled rows asked for: campaigns' spend and pace, tags' calls and
+ * impressions today, capped supply deals' impressions over their life and today.
+ */
 async function liveCounts(
   app: FastifyInstance,
   snapshot: Snapshot,
@@ -66,7 +70,7 @@ async function liveCounts(
   ids: readonly number[],
   now: number,
 ): Promise<LiveCounts> {
-  const live = { campaigns: new Map(), tags: new Map() } satisfies LiveCounts;
+  const live = { campaigns: new Map(), tags: new Map(), deals: new Map() } satisfies LiveCounts;
   if (kind === 'campaigns') {
     const campaigns = ids.map((id) => snapshot.campaigns.get(id)).filter((c) => c !== undefined);
     const spend = await app.deliveryCounters.readCampaignSpend(campaigns, now);
@@ -99,6 +103,14 @@ async function liveCounts(
     }
     const counts = await app.deliveryCounters.readTagCounts(tags, now);
     tags.forEach((t, i) => live.tags.set(t.id, counts[i]!));
+  } else if (kind === 'supplydeals') {
+    const wanted = new Set(ids);
+    const deals = new Map<number, SnapSupplyDeal>();
+    for (const list of snapshot.supplyDeals?.values() ?? [])
+      for (const d of list) if (wanted.has(d.id) && dealCapped(d)) deals.set(d.id, d);
+    const limits: DealLimits[] = [...deals.values()];
+    const counts = await app.deliveryCounters.readDealCounts(limits, now);
+    limits.forEach((d, i) => live.deals.set(d.id, counts[i]!));
   }
   return live;
 }

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { idList } from '../schemas/idList.js';
 
 /**
- * Whether a serving entity (a campaign, creative, demand tag, channel or deal) serves now, and when
+ * Whether a serving entity (a campaign, creative, demand tag, channel, deal or supply deal) serves now, and when
  * it does not, every reason why: a code for the API and a sentence in ad-ops words. The server reads
  * the reasons from the edge snapshot's record of what its compile set aside (edge/snapshot/setAside.ts)
  * and from delivery control's counters (budgets spent, pacing); GET /api/deliveryStates answers them.
  */
-const DELIVERY_STATE_KINDS = ['campaigns', 'creatives', 'tags', 'channels', 'deals'] as const;
+const DELIVERY_STATE_KINDS = ['campaigns', 'creatives', 'tags', 'channels', 'deals', 'supplydeals'] as const;
 export type DeliveryStateKind = (typeof DELIVERY_STATE_KINDS)[number];
 export const hasDeliveryState = (kind: string): kind is DeliveryStateKind =>
   (DELIVERY_STATE_KINDS as readonly string[]).includes(kind);
@@ -62,6 +62,11 @@ const NOT_SERVING_REASONS = {
   },
   cap_zero: { sentence: 'A cap is 0, so it is never called', until: 'its cap is raised above 0' },
   daily_cap_reached: { sentence: "Today's cap reached", until: 'tomorrow (or its daily cap is raised)' },
+  imp_cap_zero: {
+    sentence: 'An impression cap is 0: the deal is never offered',
+    until: 'its impression cap is raised above 0',
+  },
+  imp_cap_reached: { sentence: 'Impression cap reached', until: 'its impression cap is raised' },
   unreadable: {
     sentence: 'The ad server cannot read it: it breaks a current rule',
     until: 'it is saved again with valid values',

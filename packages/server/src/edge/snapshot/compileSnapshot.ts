@@ -338,7 +338,7 @@ export class SnapshotCompiler {
       ),
       adExchanges: compileAdExchanges(adexchanges, owners, compiledTargetings),
       deals: snapDeals,
-      supplyDeals: compileSupplyDeals(supplyDeals, owners, compiledTargetings, snapChannels),
+      supplyDeals: compileSupplyDeals(supplyDeals, owners, compiledTargetings, snapChannels, setAside.supplydeals),
       campaignIndex,
       skipped,
       // always present (undefined after the first build): every snapshot has one shape for the request path's loads

@@ -117,13 +117,15 @@ const NO_SUPPLIERS: readonly number[] = [];
  * Supply deals (SSP mode) by the channel they cover: each live deal under a live tenant goes to the
  * channels it lists, or to every channel of its tenant when it lists none, so that a request reads
  * its channel's few deals and never scans the tenant's (edge/demand/sellerDeals.ts picks those in
- * force). Its flight is whole days in the tenant's zone, as a DSP deal's.
+ * force). Its flight is whole days in the tenant's zone, as a DSP deal's. A deal left out (paused,
+ * archived, its account stopped) or capped at 0 impressions is recorded in `setAside` with why.
  */
 export function compileSupplyDeals(
   rows: readonly SupplyDealRow[],
   owners: Owners,
   targetings: ReadonlyMap<number, CompiledTargeting>,
   channels: ReadonlyMap<number, SnapChannel>,
+  setAside?: Map<number, SetAsideReason[]>,
 ): Map<number, SnapSupplyDeal[]> {
   const out = new Map<number, SnapSupplyDeal[]>();
   let byTenant: Map<number, number[]> | undefined;
@@ -139,7 +141,12 @@ export function compileSupplyDeals(
     return byTenant.get(tenantId) ?? [];
   };
   for (const d of rows) {
-    if (!isLive(d) || d.tenantId === null || !ownersServe(owners, d.tenantId, {})) continue;
+    if (!isLive(d) || d.tenantId === null || !ownersServe(owners, d.tenantId, {})) {
+      if (setAside) record(setAside, d.id, rowReasons(d, owners, d.tenantId, {}));
+      continue;
+    }
+    // (compiled all the same: delivery control refuses it on every request, as a cap reached)
+    if (setAside && (d.impCap === 0 || d.dailyImpCap === 0)) record(setAside, d.id, [{ code: 'imp_cap_zero' }]);
     const timezone = owners.tenants.get(d.tenantId)!.timezone;
     const deal: SnapSupplyDeal = {
       id: d.id,
@@ -159,13 +166,16 @@ export function compileSupplyDeals(
       dailyImpCap: d.dailyImpCap,
       timezone,
     };
+    let covered = false;
     for (const channelId of d.channelIds.length ? d.channelIds : channelsOf(d.tenantId)) {
       // (a channel of another tenant, or one that is gone, is not the deal's to sell)
       if (channels.get(channelId)?.tenantId !== d.tenantId) continue;
+      covered = true;
       const list = out.get(channelId);
       if (list) list.push(deal);
       else out.set(channelId, [deal]);
     }
+    if (!covered && setAside) record(setAside, d.id, [{ code: 'no_channel' }]);
   }
   return out;
 }

@@ -10,7 +10,14 @@ import {
 import { budgetSpent } from '../../delivery/pacing.js';
 import { type Owners, ownerStopping } from './accounts.js';
 import { OverlayMap } from './overlayMap.js';
-import { type SetAside, type SetAsideReason, type SnapCampaign, type SnapChannel, type Snapshot } from './types.js';
+import {
+  type SetAside,
+  type SetAsideReason,
+  type SnapCampaign,
+  type SnapChannel,
+  type Snapshot,
+  type SnapSupplyDeal,
+} from './types.js';
 
 /**
  * Why rows do not serve, recorded by the snapshot compile itself (types.ts `SetAside`): each compile
@@ -28,10 +35,18 @@ interface SetAsideMaps {
   tags: Map<number, SetAsideReason[]>;
   channels: Map<number, SetAsideReason[]>;
   deals: Map<number, SetAsideReason[]>;
+  supplydeals: Map<number, SetAsideReason[]>;
 }
 
 export function newSetAside(): SetAsideMaps {
-  return { campaigns: new Map(), creatives: new Map(), tags: new Map(), channels: new Map(), deals: new Map() };
+  return {
+    campaigns: new Map(),
+    creatives: new Map(),
+    tags: new Map(),
+    channels: new Map(),
+    deals: new Map(),
+    supplydeals: new Map(),
+  };
 }
 
 /** Adds a reason to a row's list. */
@@ -237,10 +252,14 @@ function less(counts: Map<number, number>, id: number): void {
 
 const HOUR_MS = 3_600_000;
 
-/** What delivery control counted of a campaign (its spend) and of a tag (its day's calls and impressions). */
+/**
+ * What delivery control counted of a campaign (its spend), of a tag (its day's calls and impressions)
+ * and of a capped supply deal (its impressions over its life and today).
+ */
 export interface LiveCounts {
   campaigns: ReadonlyMap<number, { spentToday: number; totalSpent: number | null; pacedAhead: boolean }>;
   tags: ReadonlyMap<number, { requests: number; imps: number }>;
+  deals?: ReadonlyMap<number, { imps: number; today: number }>;
 }
 
 /** Used up by what was counted (delivery control's rule); a limit of 0 is the compile's reason already. */
@@ -259,8 +278,10 @@ export function deliveryStates(
   now: number,
 ): DeliveryState[] {
   const aside: SetAside[DeliveryStateKind] = snapshot.setAside?.[kind] ?? new Map();
-  const dealsById = kind === 'deals' ? dealIndex(snapshot) : null;
-  const compiled: ReadonlyMap<number, unknown> = dealsById ?? snapshot[kind];
+  const supplyDeals = kind === 'supplydeals' ? supplyDealIndex(snapshot) : null;
+  const dealsById = kind === 'deals' ? dealIndex(snapshot) : supplyDeals;
+  const compiled: ReadonlyMap<number, unknown> =
+    dealsById ?? snapshot[kind as Exclude<DeliveryStateKind, 'supplydeals'>];
   return ids.map((id) => {
     const reasons: SetAsideReason[] = [...(aside.get(id) ?? [])];
     // neither compiled nor set aside: the typed parser skipped the stored row (snapshot.skipped)
@@ -278,6 +299,11 @@ export function deliveryStates(
       // as the deal match reads its dates (doors/openrtbBidder/dealMatch.ts)
       if (d && now < d.start) reasons.push({ code: 'flight_not_started', detail: `starts ${isoDay(d.start)}` });
       if (d && now >= d.end) reasons.push({ code: 'flight_ended' });
+      // a supply deal's impression caps, as delivery control counts them (decision/adDecision.ts dealsWithRoom)
+      const s = supplyDeals?.get(id);
+      const counts = live.deals?.get(id);
+      if (s && counts && (reached(s.impCap, counts.imps) || reached(s.dailyImpCap, counts.today)))
+        reasons.push({ code: reached(s.impCap, counts.imps) ? 'imp_cap_reached' : 'daily_cap_reached' });
     }
     return {
       id,
@@ -307,6 +333,13 @@ function campaignNow(c: SnapCampaign, live: LiveCounts, now: number): SetAsideRe
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The compiled supply deals by id (each is compiled onto every channel it covers). */
+function supplyDealIndex(snapshot: Snapshot): Map<number, SnapSupplyDeal> {
+  const out = new Map<number, SnapSupplyDeal>();
+  for (const list of snapshot.supplyDeals?.values() ?? []) for (const d of list) out.set(d.id, d);
+  return out;
+}
 
 function dealIndex(snapshot: Snapshot) {
   const out = new Map<number, { start: number; end: number }>();

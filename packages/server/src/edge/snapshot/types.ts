@@ -386,6 +386,7 @@ export interface SetAside {
   tags: ReadonlyMap<number, readonly SetAsideReason[]>;
   channels: ReadonlyMap<number, readonly SetAsideReason[]>;
   deals: ReadonlyMap<number, readonly SetAsideReason[]>;
+  supplydeals: ReadonlyMap<number, readonly SetAsideReason[]>;
 }
 
 export interface Departed {
