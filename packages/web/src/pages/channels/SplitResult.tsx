@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, ConfigProvider, DatePicker, Modal, Select, Space, Spin, Table, Typography } from 'antd';
+import { Alert, Button, ConfigProvider, Modal, Space, Spin, Table, Typography } from 'antd';
 import { ExperimentOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { formatUsdMicros, isDimensionVisible, isMetricVisible } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { reportsApi } from '../../api/reports.js';
 import { errorText } from '../../errors/messages.js';
 import { EmptyValue } from '../../components/EmptyValue.js';
-import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange } from '../report/reportState.js';
+import { presetRange } from '../report/reportState.js';
+import { DayRangePicker } from '../report/DayRangePicker.js';
 import {
   type ArmResult,
   MIN_HOURS,
@@ -132,20 +132,7 @@ function SplitResultPanel({ channelId }: { channelId: number }) {
   return (
     <>
       <Space wrap style={{ marginBottom: 12 }}>
-        <DatePicker.RangePicker
-          allowClear={false}
-          value={[dayjs(range.startDate), dayjs(range.endDate)]}
-          onChange={(r) =>
-            r?.[0] && r[1] && setRange({ startDate: r[0].format('YYYY-MM-DD'), endDate: r[1].format('YYYY-MM-DD') })
-          }
-        />
-        <Select<DatePreset>
-          placeholder="Presets"
-          style={{ width: 150 }}
-          value={null as unknown as DatePreset}
-          onChange={(p) => setRange(presetRange(p, timezone))}
-          options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))}
-        />
+        <DayRangePicker range={range} onChange={setRange} timezone={timezone} />
       </Space>
       {error && <Alert type="error" showIcon title="The A/B result could not load" description={error} />}
       <Spin spinning={loading}>{result && <SplitResultView result={result} />}</Spin>

@@ -1,16 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Alert, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { Alert, Input, Space, Table, Typography } from 'antd';
 import { DIMENSION_BY_ID, formatMetric, type MetricId, nameField, type ReportRow } from '@adplane/shared';
 import { reportsApi } from '../../api/reports.js';
 import { useUser } from '../../auth/authContext.js';
 import { errorText } from '../../errors/messages.js';
 import { listPagination } from '../../resources/pagination.js';
 import { ReportChart } from '../report/ReportChart.js';
-import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange } from '../report/reportState.js';
+import { presetRange } from '../report/reportState.js';
 import { AddToListButton } from './AddToList.js';
 import { type ObservedKind } from './observedKinds.js';
+import { DayRangePicker } from '../report/DayRangePicker.js';
 
 const METRICS: MetricId[] = ['reqs', 'opps', 'imps', 'fill', 'revenue', 'ecpm', 'vtr', 'ivt'];
 
@@ -103,20 +103,7 @@ export function ObservedPage({ kind }: { kind: ObservedKind }) {
           )}
         </Typography.Title>
         <Space wrap>
-          <DatePicker.RangePicker
-            allowClear={false}
-            value={[dayjs(range.startDate), dayjs(range.endDate)]}
-            onChange={(r) =>
-              r?.[0] && r[1] && setRange({ startDate: r[0].format('YYYY-MM-DD'), endDate: r[1].format('YYYY-MM-DD') })
-            }
-          />
-          <Select<DatePreset>
-            placeholder="Presets"
-            style={{ width: 150 }}
-            value={null as unknown as DatePreset}
-            onChange={(p) => setRange(presetRange(p, timezone))}
-            options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))}
-          />
+          <DayRangePicker range={range} onChange={setRange} timezone={timezone} />
           <AddToListButton kind={kind} values={value !== null ? [value] : selected} />
         </Space>
       </div>

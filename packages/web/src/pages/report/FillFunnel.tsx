@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, DatePicker, Modal, Select, Space, Spin, Table, Tooltip } from 'antd';
+import { Alert, Button, Modal, Space, Spin, Table, Tooltip } from 'antd';
 import { FunnelPlotOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { EChart } from '../../components/EChart.js';
 import { formatPercent, type ReportRow } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
@@ -15,8 +14,9 @@ import {
   type FunnelSubject,
   funnelValues,
 } from './funnelStages.js';
-import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange } from './reportState.js';
+import { presetRange } from './reportState.js';
 import { DataCredits } from '../../components/DataCredits.js';
+import { DayRangePicker } from './DayRangePicker.js';
 
 /**
  * "Why did it not fill?" for a channel or a demand tag over any dates: the funnel from requests to
@@ -78,20 +78,7 @@ function FillFunnel({ subject }: { subject: FunnelSubject }) {
   return (
     <div data-testid="fill-funnel">
       <Space wrap style={{ marginBottom: 12 }}>
-        <DatePicker.RangePicker
-          allowClear={false}
-          value={[dayjs(range.startDate), dayjs(range.endDate)]}
-          onChange={(r) =>
-            r?.[0] && r[1] && setRange({ startDate: r[0].format('YYYY-MM-DD'), endDate: r[1].format('YYYY-MM-DD') })
-          }
-        />
-        <Select<DatePreset>
-          placeholder="Presets"
-          style={{ width: 150 }}
-          value={null as unknown as DatePreset}
-          onChange={(p) => setRange(presetRange(p, timezone))}
-          options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))}
-        />
+        <DayRangePicker range={range} onChange={setRange} timezone={timezone} />
       </Space>
       {error && <Alert type="error" showIcon title="The funnel could not load" description={error} />}
       <Spin spinning={loading}>
