@@ -3,7 +3,7 @@ import { type DecisionTrace } from '@adplane/shared';
 import { expect, test } from '../support/test.js';
 import { exactRow, formItem, pickOption } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { videoCreativeBody } from '../support/sampleRows.js';
+import { createRow, dayFromToday, videoCreativeBody } from '../support/sampleRows.js';
 
 /**
  * A campaign assigned to one channel on purpose: in the campaign form's Supply section the trader
@@ -14,23 +14,6 @@ import { videoCreativeBody } from '../support/sampleRows.js';
  */
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 1440, height: 900 } });
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-async function post(page: Page, url: string, body: unknown): Promise<{ id: number; uid: string }> {
-  return page.evaluate(
-    async ([u, b]) => {
-      const res = await fetch(u as string, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      });
-      if (res.status !== 201) throw new Error(`${u}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: number; uid: string };
-    },
-    [url, body] as const,
-  );
-}
 
 /** GET a path of the server in the page (the console's origin and session): its status and text. */
 async function get(page: Page, path: string): Promise<{ status: number; text: string }> {
@@ -48,7 +31,7 @@ test('a campaign assigned to one channel in the console is not served on another
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
   await campaigns.openAs('demand', 'dsp');
   const channel = (name: string) =>
-    post(page, '/api/demand/channels', {
+    createRow(page, '/api/demand/channels', {
       name,
       integration: 'VAST',
       environment: 'web',
@@ -57,7 +40,7 @@ test('a campaign assigned to one channel in the console is not served on another
     });
   const own = { name: `E2E assigned channel ${run}`, ...(await channel(`E2E assigned channel ${run}`)) };
   const other = { name: `E2E other channel ${run}`, ...(await channel(`E2E other channel ${run}`)) };
-  const creative = await post(
+  const creative = await createRow(
     page,
     '/api/demand/creatives',
     videoCreativeBody(`E2E channels spot ${run}`, {
@@ -66,10 +49,10 @@ test('a campaign assigned to one channel in the console is not served on another
     }),
   );
   const name = `E2E channel-assigned campaign ${run}`;
-  const campaign = await post(page, '/api/demand/campaigns', {
+  const campaign = await createRow(page, '/api/demand/campaigns', {
     name,
-    startDate: day(-1),
-    endDate: day(30),
+    startDate: dayFromToday(-1),
+    endDate: dayFromToday(30),
     // above every campaign of the demo account: it wins wherever it may run
     bidCpm: 95_000_000,
     pacing: 'asap',

@@ -1,8 +1,7 @@
-import { type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { exactRow, formItem, inputOf, openedModal, pickOption } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { videoCreativeBody } from '../support/sampleRows.js';
+import { createRow, dayFromToday, videoCreativeBody } from '../support/sampleRows.js';
 
 /**
  * "Why it is not serving": the list's Status column says Active only for rows the ad server serves,
@@ -13,39 +12,22 @@ import { videoCreativeBody } from '../support/sampleRows.js';
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 1440, height: 900 } });
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-async function post(page: Page, url: string, body: unknown): Promise<{ id: number }> {
-  return page.evaluate(
-    async ([u, b]) => {
-      const res = await fetch(u as string, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      });
-      if (res.status !== 201) throw new Error(`${u}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: number };
-    },
-    [url, body] as const,
-  );
-}
-
 test('a campaign whose creative is pending shows Not serving with why, in the list and the drawer', async ({
   page,
 }) => {
   const run = Date.now() % 100_000;
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
   await campaigns.openAs('demand', 'dsp');
-  const creative = await post(
+  const creative = await createRow(
     page,
     '/api/demand/creatives',
     videoCreativeBody(`E2E pending spot ${run}`, { approval: 'pending' }),
   );
   const name = `E2E waiting campaign ${run}`;
-  const campaign = await post(page, '/api/demand/campaigns', {
+  const campaign = await createRow(page, '/api/demand/campaigns', {
     name,
-    startDate: day(-1),
-    endDate: day(30),
+    startDate: dayFromToday(-1),
+    endDate: dayFromToday(30),
     bidCpm: 5_000_000,
     pacing: 'asap',
     creativeIds: [creative.id],
@@ -85,7 +67,7 @@ test('a new demand tag saved on no channel says so, and serves once added to a c
   const tags = new ResourcePage(page, 'tags', '/tags');
   await tags.openAs('demand', 'ssp');
   const channelName = `E2E calling channel ${run}`;
-  await post(page, '/api/demand/channels', {
+  await createRow(page, '/api/demand/channels', {
     name: channelName,
     integration: 'VAST',
     environment: 'ctv',
