@@ -1,7 +1,7 @@
 import { type Locator, type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { exactRow, pickOption } from '../support/antdFields.js';
+import { exactRow, pickOption, rowId } from '../support/antdFields.js';
 
 /**
  * Deals for buyers (SSP mode, Supply menu): the demand user packages a channel as a supply deal on one
@@ -69,4 +69,21 @@ test('a supply deal sells a channel to named buyers on an RTB tag', async ({ pag
   await expect(cap.locator('div')).toHaveText('50,000');
   await expect(cap).toContainText('5,000 a day');
   await page.screenshot({ path: test.info().outputPath('supply-deals-list.png') });
+});
+
+test("Test this tag names the channel's deals for buyers it offers", async ({ page }) => {
+  const channels = new ResourcePage(page, 'channels', '/channels');
+  await channels.openAs('demand', 'ssp');
+  await page.getByTestId(`tag-test-${await rowId(exactRow(page, 'Lakeside Streaming - in-app video (RTB)'))}`).click();
+  const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('tag-test-run') });
+  // a request the channel takes: an app of its allow-list in a medium player (its targeting), not the
+  // form's example bundle, which its IVT check blocks before any deal is looked at
+  await drawer.getByLabel(/^App bundle or store id/).fill('com.foxsports.android');
+  await pickOption(page, drawer.getByLabel(/^Player size/), '480×270 (medium)', '');
+  await drawer.getByTestId('tag-test-run').click();
+  await expect(drawer.getByTestId('tag-test-result')).toBeVisible({ timeout: 15_000 });
+  await expect(drawer.getByTestId('tag-test-deals')).toHaveText(
+    'Deals for buyers: Lakeside in-app video - Blue Fin PMP (NW-LS-APP-2026-014) offered.',
+  );
+  await page.screenshot({ path: test.info().outputPath('tag-test-deals.png') });
 });

@@ -18,6 +18,7 @@ import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { AdPlayer } from './AdPlayer.js';
 import {
   armSentence,
+  dealsSentence,
   demandOrderSentence,
   fateText,
   indexedOutText,
@@ -248,6 +249,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
   const postbid = postbidSentence(trace);
   const order = demandOrderSentence(trace);
   const arm = armSentence(trace);
+  const deals = dealsSentence(trace);
 
   return (
     <div className="tag-test-result" data-testid="tag-test-result">
@@ -286,6 +288,12 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
               <>
                 <br />
                 <span data-testid="tag-test-arm">{arm}</span>
+              </>
+            )}
+            {deals && (
+              <>
+                <br />
+                <span data-testid="tag-test-deals">{deals}</span>
               </>
             )}
             {order && (

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate, type TargetingMiss } from '@adplane/shared';
 import {
   armSentence,
+  dealsSentence,
   demandOrderSentence,
   fateText,
   indexedOutText,
@@ -428,6 +429,26 @@ describe('the arm of a split channel, in words', () => {
     );
     expect(armSentence({ arm: { arm: 'A', percent: 30, draw: 71, by: 'viewer' } })).toBe(
       "A/B split: arm A served this request (arm B serves 30% of requests; this one drew 71.00, drawn from the viewer's device id).",
+    );
+  });
+});
+
+describe('dealsSentence', () => {
+  it('names the deals offered and those left out with why, and says nothing without deals', () => {
+    expect(dealsSentence({})).toBe('');
+    expect(
+      dealsSentence({
+        deals: [{ dealId: 'SD-1', name: 'Sports PMP', floorCpm: 5_000_000, auctionType: 1, privateAuction: true }],
+        dealsLeftOut: [
+          { dealId: 'SD-2', name: 'Capped PMP', reason: 'deal_imp_cap' },
+          { dealId: 'SD-3', name: 'Daily PMP', reason: 'deal_daily_imp_cap' },
+        ],
+      }),
+    ).toBe(
+      "Deals for buyers: Sports PMP (SD-1, private) offered; Capped PMP (SD-2) left out, its impression cap is reached; Daily PMP (SD-3) left out, today's impression cap is reached.",
+    );
+    expect(dealsSentence({ dealsLeftOut: [{ dealId: 'SD-2', name: 'Capped PMP', reason: 'budget_lease' }] })).toBe(
+      'Deals for buyers: Capped PMP (SD-2) left out, this edge process is still getting its share of the cap.',
     );
   });
 });

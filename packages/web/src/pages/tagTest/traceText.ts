@@ -444,6 +444,24 @@ export function armSentence(trace: Pick<DecisionTrace, 'arm'>): string {
   return `A/B split: arm ${a.arm} served this request (arm B serves ${a.percent}% of requests; this one drew ${a.draw.toFixed(2)}, ${by}).`;
 }
 
+/** Why delivery control left a supply deal out of the request. */
+const DEAL_LEFT_OUT: Readonly<Record<string, string>> = {
+  deal_imp_cap: 'its impression cap is reached',
+  deal_daily_imp_cap: "today's impression cap is reached",
+  budget_lease: 'this edge process is still getting its share of the cap',
+};
+
+/** The channel's deals for buyers on the request in a sentence: those offered, and those left out with why. */
+export function dealsSentence(trace: Pick<DecisionTrace, 'deals' | 'dealsLeftOut'>): string {
+  const offered = (trace.deals ?? []).map((d) => `${d.name} (${d.dealId}${d.privateAuction ? ', private' : ''})`);
+  const left = (trace.dealsLeftOut ?? []).map(
+    (d) => `${d.name} (${d.dealId}) left out, ${DEAL_LEFT_OUT[d.reason] ?? d.reason}`,
+  );
+  if (!offered.length && !left.length) return '';
+  const parts = [...(offered.length ? [`${offered.join(', ')} offered`] : []), ...left];
+  return `Deals for buyers: ${parts.join('; ')}.`;
+}
+
 /** What a source earned the publisher and us, for the winner. */
 export function winnerMoney(w: SourceFate): string {
   if (w.clearingCpm === undefined) return '';
