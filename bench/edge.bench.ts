@@ -15,7 +15,8 @@
  * docs/performance.md). `BENCH_CASES=tail,memory` runs some cases (floor, vast, events, tags, tail,
  * memory) and replaces only their fields in the file; `BENCH_ONLY=<case>` runs one case alone for a
  * profile and writes nothing; `BENCH_STALLS=1` has the server time each event-loop stall and what
- * ran during it (bench/edge/serverWatch.ts), reported in the tail's windows.
+ * ran during it (bench/edge/serverWatch.ts), reported in the tail's windows. `BENCH_FEATURES=1` fills
+ * the store with the yield features on (FEATURES below) and writes bench/results/edge-features.json.
  */
 import { writeHeapSnapshot } from 'node:v8';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,16 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CampaignInput, ChannelInput, CreativeInput, SupplierInput, TagInput, TargetingInput } from '@adplane/shared';
+import {
+  CampaignInput,
+  ChannelInput,
+  CreativeInput,
+  iplistsKind,
+  SupplierInput,
+  supplydealsKind,
+  TagInput,
+  TargetingInput,
+} from '@adplane/shared';
 import { buildApp } from '../packages/server/src/app.js';
 import type {} from '../packages/server/src/edge/doors/edge.js';
 import { tuneHeap } from '../packages/server/src/ops/heapTuning.js';
@@ -70,6 +80,33 @@ const BENCH_PASSWORD = 'bench-password-1';
 const FLOOR_PATH = '/ev?e=none';
 
 const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+/**
+ * BENCH_FEATURES=1: the yield features on in every tenant, for the bench of their cost: a quarter of
+ * the channels each with floor rules, an A/B split and an optimised order; a supply deal over ten
+ * channels; targetings by an IP list and by key-values; a fifth of the campaigns assigned to
+ * channels (half only these, half all but these).
+ */
+const FEATURES = process.env.BENCH_FEATURES === '1';
+const FEATURE_TARGETS = (ipList: number) => [
+  { ipLists: { mode: 'exclude', ids: [ipList] }, countries: { mode: 'include', values: ['US'] } },
+  { keyValues: { mode: 'exclude', values: ['genre=news'] } },
+];
+/** A channel's yield settings under BENCH_FEATURES, by its place `i` in the tenant. */
+function channelFeatures(i: number, demand: { tagId: number; priority: number }[]): Record<string, unknown> {
+  if (!FEATURES) return {};
+  if (i % 4 === 0)
+    return {
+      floorMode: 'rules',
+      floorRules: {
+        schema: { fields: ['country', 'deviceType'] },
+        values: { 'US|desktop': 2.5, 'US|*': 1.5, '*|mobile': 1 },
+        default: 0.5,
+      },
+    };
+  if (i % 4 === 1) return { split: { percent: 20, demand, demandMode: 'priority' } };
+  if (i % 4 === 2) return { optimise: {} };
+  return {};
+}
 const TARGETS = [
   { countries: { mode: 'include', values: ['US'] } },
   {
@@ -198,9 +235,21 @@ export async function fill(
         tagChannelUid = (await uids('channels', [id!]))[0]!;
         return;
       }
+      const ipList = FEATURES
+        ? (
+            await insert(
+              'iplists',
+              [{ name: 'Blocked addresses', items: ['10.0.0.0/8', '192.0.2.1'] }],
+              iplistsKind.schema,
+            )
+          )[0]!
+        : 0;
       const targetings = await insert(
         'targetings',
-        TARGETS.map((rules, i) => ({ name: `Targeting ${i}`, rules })),
+        [...TARGETS, ...(FEATURES ? FEATURE_TARGETS(ipList) : [])].map((rules, i) => ({
+          name: `Targeting ${i}`,
+          rules,
+        })),
         TargetingInput,
       );
       const creatives = await insert(
@@ -222,16 +271,6 @@ export async function fill(
         })),
         CreativeInput,
       );
-      const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => ({
-        name: `Campaign ${t}-${i}`,
-        startDate: day(-10),
-        endDate: r() < 0.9 ? day(30) : day(-2),
-        bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000,
-        creativeIds: [creatives[i % creatives.length]],
-        targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null,
-      }));
-      const campaignIds = await insert('campaigns', campaigns, CampaignInput);
-      if (t === 0) Object.assign(editable, { id: campaignIds[0]!, body: campaigns[0]! });
       // RTB partners behind the campaigns: each channel is a waterfall (our campaigns first, then its
       // two tags), so a filled request never calls out; an unfilled one meets a partner that is down
       // (connection refused at once on the discard port), as the VAST case measures our own campaigns.
@@ -247,16 +286,42 @@ export async function fill(
       );
       const channelIds = await insert(
         'channels',
-        Array.from({ length: CHANNELS }, (_, i) => ({
-          name: `Channel ${t}-${i}`,
-          demandMode: 'priority',
-          demand: [
-            { tagId: tags[(i * 2) % TAGS], priority: 1 },
-            { tagId: tags[(i * 2 + 1) % TAGS], priority: 2 },
-          ],
-        })),
+        Array.from({ length: CHANNELS }, (_, i) => {
+          const demand = [
+            { tagId: tags[(i * 2) % TAGS]!, priority: 1 },
+            { tagId: tags[(i * 2 + 1) % TAGS]!, priority: 2 },
+          ];
+          return { name: `Channel ${t}-${i}`, demandMode: 'priority', demand, ...channelFeatures(i, demand) };
+        }),
         ChannelInput,
       );
+      if (FEATURES)
+        await insert(
+          'supplydeals',
+          [
+            {
+              name: `Bench deal ${t}`,
+              dealId: `bench-deal-${t}`,
+              floorCpm: 2_000_000,
+              auctionType: 1,
+              channelIds: channelIds.slice(0, 10),
+            },
+          ],
+          supplydealsKind.schema,
+        );
+      const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => ({
+        name: `Campaign ${t}-${i}`,
+        startDate: day(-10),
+        endDate: r() < 0.9 ? day(30) : day(-2),
+        bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000,
+        creativeIds: [creatives[i % creatives.length]],
+        targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null,
+        ...(FEATURES && i % 5 === 0
+          ? { channelScope: i % 10 === 0 ? 'include' : 'exclude', channelIds: [channelIds[i % channelIds.length]] }
+          : {}),
+      }));
+      const campaignIds = await insert('campaigns', campaigns, CampaignInput);
+      if (t === 0) Object.assign(editable, { id: campaignIds[0]!, body: campaigns[0]! });
       channelUids.push(...(await uids('channels', channelIds)));
       await hooks.perTenant?.(insert, uids, t);
     });
@@ -781,7 +846,7 @@ async function main(): Promise<void> {
   demand.proc.kill();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const file = join(here, 'results/edge.json');
+  const file = join(here, FEATURES ? 'results/edge-features.json' : 'results/edge.json');
   const whole = cases.size === CASES.length;
   // a run of some cases replaces their fields in the last whole run's file and keeps the rest
   const before = !whole && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
