@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RESOURCES, type ResourceKind } from '@adplane/shared';
+import { channelCampaignsPath, RESOURCES, type ResourceKind } from '@adplane/shared';
 import { buildEditionApps, type EditionApps, forEachStore, grantDsp, login } from './helpers.js';
 import { sampleBody } from './resourceSamples.js';
 
@@ -47,6 +47,8 @@ function allowedRoles(method: string, url: string): Role[] {
   );
   if (url === '/api/demand/channelNames/list') return [...TENANT_WRITERS, 'sub'];
   if (url === '/api/demand/tagnames/list') return [...TENANT_WRITERS, 'adv'];
+  // A channel's campaigns set from the channel: who may edit channels and campaigns (an adv user reads its campaigns only).
+  if (method === 'PUT' && url === channelCampaignsPath(':id')) return TENANT_WRITERS;
   if (kind && TENANT_KINDS.includes(kind))
     return read ? [...TENANT_WRITERS, ...(ASSIGNED_READERS[kind] ?? [])] : TENANT_WRITERS;
   switch (kind) {

@@ -12,6 +12,7 @@ export * from './entities/index.js';
 export * from './reference/index.js';
 export * from './schemas/activity.js';
 export * from './schemas/bulk.js';
+export * from './schemas/channelCampaigns.js';
 export * from './schemas/pacing.js';
 export * from './delivery/deliveryState.js';
 export * from './schemas/usedBy.js';

@@ -7,6 +7,7 @@ import { adminConfigRoutes } from './adminConfig.js';
 import { apiKeyRoutes } from './apiKeys.js';
 import { authRoutes } from './auth.js';
 import { bulkRoutes } from './bulk.js';
+import { channelCampaignRoutes } from './channelCampaigns.js';
 import { channelFloorRoutes } from './channelFloors.js';
 import { clockRoutes } from './clock.js';
 import { dashboardRoutes } from './dashboard.js';
@@ -57,6 +58,7 @@ const API_ROUTES = [
   tagTestRoutes,
   adsTxtRoutes,
   channelFloorRoutes,
+  channelCampaignRoutes,
   apiKeyRoutes,
   alertRoutes,
   openApiRoutes,

@@ -249,19 +249,33 @@ export async function updateOne(
   if (!before) throw notFound(`${def.label} ${id} not found`);
   if (before.archived) throw new HttpError(409, `${def.label} ${id} is archived: restore it before editing`);
   const write = await prepareWrite(store.db, def, before.tenantId, body, id);
-  const row = await inTransaction(store.db, async (trx) => {
-    const updated = await updateEntity(trx, kind, id, write, actor.user.id);
-    await recordActivity(trx, {
-      ...who(actor, before.tenantId),
-      kind,
-      entityId: id,
-      action: 'update',
-      before: toDto(before),
-      after: toDto(updated),
-    });
-    return updated;
-  });
+  const row = await inTransaction(store.db, (trx) => saveUpdate(trx, def, actor, before, write));
   return toDto(row);
+}
+
+/**
+ * The write of an edit, in the caller's transaction: the row's new document and the activity entry a
+ * save records (its change history; the entry bumps the config version). `write` is checked already
+ * (prepareWrite). Every edit of a row's document goes through here, whoever asks for it.
+ */
+export async function saveUpdate(
+  trx: Kysely<Database>,
+  def: ResourceDef,
+  actor: Actor,
+  before: EntityRow,
+  write: EntityWrite,
+): Promise<EntityRow> {
+  const kind = entityKind(def);
+  const updated = await updateEntity(trx, kind, before.id, write, actor.user.id);
+  await recordActivity(trx, {
+    ...who(actor, before.tenantId),
+    kind,
+    entityId: before.id,
+    action: 'update',
+    before: toDto(before),
+    after: toDto(updated),
+  });
+  return updated;
 }
 
 const COPY_SUFFIX = ' (copy)';
