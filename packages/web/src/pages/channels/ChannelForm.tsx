@@ -412,7 +412,9 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
       )}
       {row && <PrebidSetup row={row} />}
       {typeof row?.id === 'number' && <ChannelAdsTxtBox channelId={row.id} />}
-      {typeof row?.id === 'number' && <ChannelCampaigns channelId={row.id} />}
+      {typeof row?.id === 'number' && (
+        <ChannelCampaigns channelId={row.id} channelName={String(row.name ?? '')} readOnly={readOnly} />
+      )}
     </>
   );
 }
