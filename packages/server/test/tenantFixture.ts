@@ -58,6 +58,8 @@ export interface TenantOptions {
   trustProxy?: string;
   /** More settings of the app, read when it is built (after the test's own earlier beforeAll: a mail server it started). */
   settings?: () => Partial<Settings>;
+  /** The key prefix of its delivery counters (a TestDeployment's, with its `redisUrl` in `settings`). */
+  deliveryPrefix?: string;
 }
 
 interface SupplierTerms {
@@ -325,6 +327,7 @@ function tenant(
     clock,
     trustProxy,
     settings,
+    deliveryPrefix,
   }: TenantOptions,
 ): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
@@ -550,7 +553,11 @@ function tenant(
         ...(trustProxy && { trustProxy }),
         ...settings?.(),
       },
-      { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) },
+      {
+        ...(statsEngine && { stats: statsEngine.stats }),
+        ...(clock && { clock }),
+        ...(deliveryPrefix && { deliveryPrefix }),
+      },
     );
     cookie = await login(app, 'demand', undefined, signInFrom);
     if (listen) {

@@ -1,5 +1,5 @@
 import { type FastifyInstance } from 'fastify';
-import { type DeliveryStatesAnswer, DeliveryStatesQuery, RESOURCES } from '@adplane/shared';
+import { type DeliveryStatesAnswer, DeliveryStatesQuery, type Limit, RESOURCES } from '@adplane/shared';
 import { requireEntitled } from '../auth/entitlements.js';
 import { requireAuth } from '../auth/guards.js';
 import { pacingState } from '../delivery/pacing.js';
@@ -10,7 +10,7 @@ import { type Snapshot, type SnapSupplyDeal } from '../edge/snapshot/types.js';
 import { dealCapped } from '../edge/auction/deliveryGate.js';
 import { forbidden, HttpError, parseInput } from '../http/errors.js';
 import { accessTo } from '../resources/access.js';
-import { getEntities } from '../store/entities.js';
+import { type EntityRow, getEntities } from '../store/entities.js';
 import { readConfigVersion } from '../store/configVersion.js';
 
 /**
@@ -18,8 +18,10 @@ import { readConfigVersion } from '../store/configVersion.js';
  * reason (packages/shared/src/delivery/deliveryState.ts), asked by a list page for the rows on screen
  * and by a drawer for its row. The reasons are the edge snapshot's own record of what its compile set
  * aside (edge/snapshot/setAside.ts), from a snapshot of the current config version, with delivery
- * control's counts of the moment (budgets spent, even pacing ahead, a tag's daily caps). Scoped as
- * the rows are: another tenant's row, or one the caller may not see, is not found.
+ * control's counts of the moment (budgets spent, even pacing ahead, a tag's daily caps, a supply
+ * deal's impression caps). A capped supply deal's state also carries those counts (`delivered`), for
+ * the list's "delivered / cap". Scoped as the rows are: another tenant's row, or one the caller may
+ * not see, is not found.
  */
 export async function deliveryStateRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/deliveryStates', { config: { guard: 'auth' } }, async (request): Promise<DeliveryStatesAnswer> => {
@@ -36,7 +38,7 @@ export async function deliveryStateRoutes(app: FastifyInstance): Promise<void> {
 
     const snapshot = await currentSnapshot(app);
     const at = app.clock.now();
-    const live = await liveCounts(app, snapshot, kind, ids, at);
+    const live = await liveCounts(app, snapshot, kind, rows, at);
     return { kind, at, states: deliveryStates(kind, ids, snapshot, live, at) };
   });
 }
@@ -60,16 +62,18 @@ async function currentSnapshot(app: FastifyInstance): Promise<Snapshot> {
 }
 
 /**
- * Delivery control's counts of the compiled rows asked for: campaigns' spend and pace, tags' calls and
- * impressions today, capped supply deals' impressions over their life and today.
+ * Delivery control's counts of the rows asked for: compiled campaigns' spend and pace, compiled tags'
+ * calls and impressions today, and capped supply deals' impressions over their life and today (read
+ * for every capped deal asked for, compiled or not: a paused deal keeps what it delivered).
  */
 async function liveCounts(
   app: FastifyInstance,
   snapshot: Snapshot,
   kind: string,
-  ids: readonly number[],
+  rows: readonly EntityRow[],
   now: number,
 ): Promise<LiveCounts> {
+  const ids = rows.map((r) => r.id);
   const live = { campaigns: new Map(), tags: new Map(), deals: new Map() } satisfies LiveCounts;
   if (kind === 'campaigns') {
     const campaigns = ids.map((id) => snapshot.campaigns.get(id)).filter((c) => c !== undefined);
@@ -104,13 +108,29 @@ async function liveCounts(
     const counts = await app.deliveryCounters.readTagCounts(tags, now);
     tags.forEach((t, i) => live.tags.set(t.id, counts[i]!));
   } else if (kind === 'supplydeals') {
-    const wanted = new Set(ids);
-    const deals = new Map<number, SnapSupplyDeal>();
-    for (const list of snapshot.supplyDeals?.values() ?? [])
-      for (const d of list) if (wanted.has(d.id) && dealCapped(d)) deals.set(d.id, d);
-    const limits: DealLimits[] = [...deals.values()];
+    const compiled = new Map<number, SnapSupplyDeal>();
+    for (const list of snapshot.supplyDeals?.values() ?? []) for (const d of list) compiled.set(d.id, d);
+    const limits: DealLimits[] = [];
+    for (const row of rows) {
+      const d = compiled.get(row.id) ?? storedDealLimits(row, snapshot);
+      if (dealCapped(d)) limits.push({ id: d.id, timezone: d.timezone, impCap: d.impCap, dailyImpCap: d.dailyImpCap });
+    }
     const counts = await app.deliveryCounters.readDealCounts(limits, now);
     limits.forEach((d, i) => live.deals.set(d.id, counts[i]!));
   }
   return live;
+}
+
+/**
+ * A supply deal the snapshot did not compile (paused, archived, its account paused): its caps as
+ * stored, its day in its tenant's time zone (UTC when the snapshot does not hold the tenant).
+ */
+function storedDealLimits(row: EntityRow, snapshot: Snapshot): DealLimits {
+  const limit = (v: unknown): Limit => (typeof v === 'number' ? v : 'unlimited');
+  return {
+    id: row.id,
+    timezone: (row.tenantId === null ? undefined : snapshot.tenants.get(row.tenantId)?.timezone) ?? 0,
+    impCap: limit(row.data.impCap),
+    dailyImpCap: limit(row.data.dailyImpCap),
+  };
 }

@@ -88,6 +88,12 @@ export const DeliveryState = z.object({
   serving: z.boolean(),
   /** Empty when it serves. */
   reasons: z.array(DeliveryReason),
+  /**
+   * A capped supply deal's impressions as delivery control counts them against its caps: over its
+   * life (`imps`, against `impCap`) and on this day of its tenant (`today`, against `dailyImpCap`).
+   * Absent for a deal without caps and for the other kinds.
+   */
+  delivered: z.object({ imps: z.number().int(), today: z.number().int() }).optional(),
 });
 export type DeliveryState = z.infer<typeof DeliveryState>;
 

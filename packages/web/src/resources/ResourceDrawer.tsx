@@ -1,6 +1,6 @@
 import { Alert, Button, Drawer, Form, type FormInstance, Spin } from 'antd';
-import { type ComponentType, useCallback, useEffect, useRef, useState } from 'react';
-import { type ResourceDef } from '@adplane/shared';
+import { type ComponentType, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type DeliveryState, type ResourceDef } from '@adplane/shared';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
 import { formSnapshot, useDiscardGuard } from './discardGuard.js';
 import { applyFieldErrors, schemaFieldErrors, showFieldErrors } from './formErrors.js';
@@ -43,6 +43,8 @@ export function ResourceDrawer(props: {
   toBody?: (values: Record<string, unknown>, row: ResourceRow | null) => Record<string, unknown>;
   /** Turn a row into the form's values (defaults to the row as it is). */
   toForm?: (row: ResourceRow) => Record<string, unknown>;
+  /** What shows under the row's delivery state beyond its reasons (ResourcePageProps `stateDetail`). */
+  stateDetail?: (row: ResourceRow, state: DeliveryState) => ReactNode;
   width?: number;
   onClose: () => void;
   onSaved: (row: ResourceRow) => void;
@@ -188,7 +190,14 @@ export function ResourceDrawer(props: {
         <div className="form-with-jumps" ref={formRef}>
           <JumpLinks formRef={formRef} />
           <ReadOnlyView readOnly={readOnly} reason={readOnlyReason}>
-            {row && <DeliveryStatePanel kind={def.kind} id={row.id} stamp={row.updatedAt} />}
+            {row && (
+              <DeliveryStatePanel
+                kind={def.kind}
+                id={row.id}
+                stamp={row.updatedAt}
+                detail={props.stateDetail && ((state) => props.stateDetail!(row, state))}
+              />
+            )}
             <Form
               form={form}
               layout="vertical"

@@ -10,6 +10,7 @@ import {
   formatTimezone,
   hasRowStats,
   PAGE_SIZES,
+  type DeliveryState,
   type ResourceDef,
   ROW_STATS_PERIOD_LABELS,
   ROW_STATS_PERIODS,
@@ -44,8 +45,9 @@ export interface ResourcePageProps {
    * The kind's own columns (each with a `key`); name, numbers, status, updated and actions are added
    * around them. Widths from columnWidths.ts; a `label` names a column in the chooser when its title
    * is not a plain string (a short title with its full name on hover: shortTitle in cells.tsx).
+   * A function makes them with the rows' delivery states (`stateOf`: undefined until they come).
    */
-  columns: ListColumns;
+  columns: ListColumns | ((stateOf: (row: ResourceRow) => DeliveryState | undefined) => ListColumns);
   FormBody: ComponentType<ResourceFormProps>;
   defaults: () => Record<string, unknown>;
   toBody?: (values: Record<string, unknown>, row: ResourceRow | null) => Record<string, unknown>;
@@ -73,6 +75,8 @@ export interface ResourcePageProps {
    * longer than their column end in an ellipsis, whole on hover.
    */
   nameWidth?: number;
+  /** What the drawer shows under a row's delivery state beyond its reasons (a supply deal's delivery against its caps). */
+  stateDetail?: (row: ResourceRow, state: DeliveryState) => ReactNode;
   /** Column keys hidden until the user shows them with the column chooser. Default: `updatedAt`. */
   defaultHidden?: string[];
   /** Columns computed from the row numbers and the row itself (a campaign's pacing), after the numbers. */
@@ -211,7 +215,9 @@ export function ResourceListPage(props: ResourcePageProps) {
 
   // The name takes the room the other columns leave, unless the kind has a wide column of its own
   // (a targeting's rules, a tooltip's text) that needs it more: then it keeps `nameWidth`.
-  const nameFlexes = !props.columns.some((c) => c.width === undefined);
+  const kindColumns =
+    typeof props.columns === 'function' ? props.columns((row) => deliveryStates?.get(row.id)) : props.columns;
+  const nameFlexes = !kindColumns.some((c) => c.width === undefined);
   const bulk = canWrite && bulkActionsOf(def).length > 0;
   const allColumns: (ColumnType<ResourceRow> & { label?: string })[] = [
     { title: 'ID', dataIndex: 'id', key: 'id', width: COLUMN_WIDTHS.id, sorter: true, sortOrder: serverOrder('id') },
@@ -240,7 +246,7 @@ export function ResourceListPage(props: ResourcePageProps) {
         </Tooltip>
       ),
     },
-    ...props.columns.map((c) => ({ ...c, sortOrder: 'key' in c && c.sorter ? serverOrder(String(c.key)) : null })),
+    ...kindColumns.map((c) => ({ ...c, sortOrder: 'key' in c && c.sorter ? serverOrder(String(c.key)) : null })),
     ...metricCols.map((c) => ({ ...c, sortOrder: metricSort?.key === c.key ? metricSort.order : null })),
     {
       title: 'Status',
@@ -437,6 +443,7 @@ export function ResourceListPage(props: ResourcePageProps) {
         defaults={props.defaults}
         toBody={props.toBody}
         toForm={props.toForm}
+        stateDetail={props.stateDetail}
         width={props.drawerWidth}
         onClose={() => setDrawer({ open: false, id: null })}
         onSaved={(row) => {

@@ -57,6 +57,8 @@ export const COLUMN_WIDTHS = {
   percent: 76,
   /** a count or a limit: `3,000`, `1,500 ms`, `Unlimited` */
   count: 90,
+  /** what a capped deal delivered against its caps: `12,345 / 50,000`, `1,200 / 5,000 today` */
+  delivery: 160,
   /** `2026-10-28 – 2027-01-26` */
   flight: 168,
   /** a total budget and a daily one in whole dollars: `$120,000 · $1,500/day` */

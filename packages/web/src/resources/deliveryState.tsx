@@ -99,8 +99,21 @@ export function DeliveryStatusTag({
   );
 }
 
-/** The drawer's section: whether the row serves, and every reason it does not. */
-export function DeliveryStatePanel({ kind, id, stamp }: { kind: string; id: number; stamp?: string }) {
+/**
+ * The drawer's section: whether the row serves, and every reason it does not; `detail`, what the
+ * kind adds under them from the state (a supply deal's delivery against its caps).
+ */
+export function DeliveryStatePanel({
+  kind,
+  id,
+  stamp,
+  detail,
+}: {
+  kind: string;
+  id: number;
+  stamp?: string;
+  detail?: (state: DeliveryState) => ReactNode;
+}) {
   const [state, setState] = useState<DeliveryState | null>(null);
   useEffect(() => {
     if (!hasDeliveryState(kind)) return;
@@ -113,8 +126,18 @@ export function DeliveryStatePanel({ kind, id, stamp }: { kind: string; id: numb
     };
   }, [kind, id, stamp]);
   if (!state) return null;
+  const more = detail?.(state);
   if (state.serving)
-    return <Alert type="success" showIcon title="Serving" className="delivery-state" data-testid="delivery-state" />;
+    return (
+      <Alert
+        type="success"
+        showIcon
+        title="Serving"
+        description={more}
+        className="delivery-state"
+        data-testid="delivery-state"
+      />
+    );
   return (
     <Alert
       type="warning"
@@ -122,7 +145,12 @@ export function DeliveryStatePanel({ kind, id, stamp }: { kind: string; id: numb
       className="delivery-state"
       data-testid="delivery-state"
       title="Not serving"
-      description={<ReasonList reasons={state.reasons} />}
+      description={
+        <>
+          <ReasonList reasons={state.reasons} />
+          {more}
+        </>
+      }
     />
   );
 }

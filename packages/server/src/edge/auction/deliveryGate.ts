@@ -108,7 +108,7 @@ export class DeliveryGate {
 }
 
 /** Whether a supply deal has an impression cap (delivery control counts it only then). */
-export const dealCapped = (deal: SnapSupplyDeal): boolean =>
+export const dealCapped = (deal: Pick<SnapSupplyDeal, 'impCap' | 'dailyImpCap'>): boolean =>
   deal.impCap !== 'unlimited' || deal.dailyImpCap !== 'unlimited';
 
 /** Counters of this process alone (exact here), for an edge part built without the app's (unit tests). */

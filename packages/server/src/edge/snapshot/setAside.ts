@@ -254,7 +254,7 @@ const HOUR_MS = 3_600_000;
 
 /**
  * What delivery control counted of a campaign (its spend), of a tag (its day's calls and impressions)
- * and of a capped supply deal (its impressions over its life and today).
+ * and of a capped supply deal (its impressions over its life and today, answered with its state).
  */
 export interface LiveCounts {
   campaigns: ReadonlyMap<number, { spentToday: number; totalSpent: number | null; pacedAhead: boolean }>;
@@ -305,10 +305,12 @@ export function deliveryStates(
       if (s && counts && (reached(s.impCap, counts.imps) || reached(s.dailyImpCap, counts.today)))
         reasons.push({ code: reached(s.impCap, counts.imps) ? 'imp_cap_reached' : 'daily_cap_reached' });
     }
+    const delivered = live.deals?.get(id);
     return {
       id,
       serving: reasons.length === 0,
       reasons: reasons.map((r) => deliveryReason(r.code, r.detail)),
+      ...(delivered && { delivered: { imps: delivered.imps, today: delivered.today } }),
     };
   });
 }

@@ -1,17 +1,18 @@
 import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
-import { RESOURCES } from '@adplane/shared';
+import { type DeliveryState, RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { EllipsisText } from '../../resources/cells.js';
 import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { limitText } from '../../resources/unitFields.js';
 import { DEAL_FLIGHT_COLUMN, DEAL_FLOOR_COLUMN, DEAL_ID_COLUMN } from '../deals/dealColumns.js';
 import { AUCTION_LABELS } from '../deals/dealTerms.js';
 import { dealToBody, dealToForm } from '../deals/dealValues.js';
+import { DealDelivery, DealDeliveryDetail } from './DealDelivery.js';
 import { SupplyDealForm } from './SupplyDealForm.js';
+import './supplyDeals.css';
 
 /** Words of a list on one line, or what none of them means. */
 const wordsCell = (none: string) => (words: string[] | undefined) =>
@@ -21,7 +22,8 @@ const wordsCell = (none: string) => (words: string[] | undefined) =>
     <Typography.Text type="secondary">{none}</Typography.Text>
   );
 
-const COLUMNS: ColumnsType<ResourceRow> = [
+/** The list's columns; the caps with what each deal delivered against them once the delivery states come. */
+const columns = (stateOf: (row: ResourceRow) => DeliveryState | undefined): ColumnsType<ResourceRow> => [
   DEAL_ID_COLUMN,
   DEAL_FLOOR_COLUMN,
   {
@@ -50,24 +52,12 @@ const COLUMNS: ColumnsType<ResourceRow> = [
   },
   DEAL_FLIGHT_COLUMN,
   {
-    title: 'Cap',
+    title: 'Delivered / cap',
     key: 'impCap',
-    width: 100,
-    render: (_: unknown, row) => <CapCell total={row.impCap} daily={row.dailyImpCap} />,
+    width: COLUMN_WIDTHS.delivery,
+    render: (_: unknown, row) => <DealDelivery row={row} delivered={stateOf(row)?.delivered} />,
   },
 ];
-
-/** A deal's impression caps: its life's on the first line, its day's under it, or that it has none. */
-function CapCell({ total, daily }: { total: unknown; daily: unknown }) {
-  if (typeof total !== 'number' && typeof daily !== 'number')
-    return <Typography.Text type="secondary">No cap</Typography.Text>;
-  return (
-    <div data-testid="deal-cap">
-      {typeof total === 'number' && <div>{limitText(total)}</div>}
-      {typeof daily === 'number' && <Typography.Text type="secondary">{limitText(daily)} a day</Typography.Text>}
-    </div>
-  );
-}
 
 /** A new supply deal: open to any buyer of every channel and tag, first price, no dates. */
 function supplyDealDefaults(): Record<string, unknown> {
@@ -95,14 +85,24 @@ export default function SupplyDealsPage() {
   return (
     <ResourceListPage
       def={RESOURCES.supplydeals}
-      columns={COLUMNS}
+      columns={columns}
       FormBody={SupplyDealForm}
       defaults={supplyDealDefaults}
       toForm={dealToForm}
       toBody={dealToBody}
       canWrite={user.type === 'demand'}
+      stateDetail={(row, state) => <DealDeliveryDetail row={row} delivered={state.delivered} />}
       drawerWidth={760}
-      defaultHidden={['updatedAt', 'auctionType', 'buyerSeats', 'advertiserDomains', 'm_bids', 'm_wins', 'm_ecpm']}
+      defaultHidden={[
+        'updatedAt',
+        'auctionType',
+        'buyerSeats',
+        'advertiserDomains',
+        'm_deal_reqs',
+        'm_bids',
+        'm_wins',
+        'm_ecpm',
+      ]}
     />
   );
 }
