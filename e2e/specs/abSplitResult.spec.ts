@@ -11,6 +11,12 @@ import { signIn, useMode } from '../support/session.js';
  * impression fired); the report by arm (POST /api/rrun) and the channel drawer's "A/B result" show
  * the same requests, impressions and revenue per arm, and, all of it in one hour, say there are too
  * few requests to compare yet. Screenshot in /tmp/shots/ab-split-result.png.
+ *
+ * The significant verdict needs each arm's requests over at least six hours, and the edge counts
+ * into the current hour only (the stats store is a DuckDB file the server alone writes): for that
+ * case the modal's report request still goes to the server, which must answer it, and its answer is
+ * replaced in the browser by twelve hours of rows where arm B earns a quarter more per request.
+ * Screenshot in /tmp/shots/ab-split-result-significant.png.
  */
 test.describe.configure({ timeout: 180_000 });
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -112,4 +118,72 @@ test("a split channel's drawer compares its arms with the numbers of the report 
     'Too few requests to compare yet: each arm needs at least 1,000 requests over 6 hours',
   );
   await page.screenshot({ path: '/tmp/shots/ab-split-result.png' });
+});
+
+/** Twelve hours by arm, each arm's requests 150-260 an hour, all filled: A at a $40 CPM, B at $50, within 3 % an hour. */
+function hoursWhereBEarnsMore(now: number): Record<string, unknown>[] {
+  const noise = [1.03, 0.97, 1.01, 0.99, 1.02, 0.98, 1.0, 1.01, 0.99, 1.02, 0.98, 1.0];
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; i < 12; i++) {
+    const hour = `${new Date(now - (12 - i) * 3_600_000).toISOString().slice(0, 13).replace('T', ' ')}:00`;
+    const [a, b] = [150 + 10 * i, 150 + 10 * (11 - i)];
+    rows.push({ hour, arm: 'A', reqs: a, imps: a, revenue: Math.round(a * 40_000 * noise[i]!) });
+    rows.push({ hour, arm: 'B', reqs: b, imps: b, revenue: Math.round(b * 50_000 * noise[11 - i]!) });
+  }
+  const sum = (k: string) => rows.reduce((n, r) => n + (r[k] as number), 0);
+  return [...rows, { total: true, reqs: sum('reqs'), imps: sum('imps'), revenue: sum('revenue') }];
+}
+
+test('the A/B result says which arm earns more when the intervals do not overlap', async ({ page }) => {
+  await signIn(page, 'demand');
+  await useMode(page, 'ssp');
+  const tag = (price: number) =>
+    create(page, 'tags', {
+      name: `AB significant arm at $${price} ${run}`,
+      vastUrl: `${server.url}/demo/demand/vast?price=${price}`,
+      price: { type: 'cpm', cpm: price * 1_000_000 },
+    });
+  const a = await tag(40);
+  const b = await tag(50);
+  const name = `AB significant ${run}`;
+  const channel = await create(page, 'channels', {
+    name,
+    demand: [{ tagId: a.id, priority: 1 }],
+    split: { percent: 50, demand: [{ tagId: b.id, priority: 1 }] },
+  });
+
+  // the modal's report by hour and arm of this channel: asked of the server, answered with the hours
+  let asked = 0;
+  await page.route(
+    (url) => url.pathname === '/api/rrun',
+    async (route) => {
+      const body = route.request().postDataJSON() as { dimensions?: string[]; filters?: { channel?: number[] } };
+      if (body.filters?.channel?.[0] !== channel.id || !body.dimensions?.includes('arm')) return route.continue();
+      const real = await route.fetch();
+      expect(real.status(), await real.text()).toBe(200);
+      asked++;
+      await route.fulfill({ status: 200, json: hoursWhereBEarnsMore(Date.now()) });
+    },
+  );
+
+  const channels = new ResourcePage(page, 'channels', '/channels');
+  await channels.open();
+  await channels.search(name);
+  await channels.openRow(name);
+  await channels.drawer.getByTestId('channel-split-result').click();
+  await expect(page.getByTestId('split-result')).toBeVisible();
+  expect(asked).toBeGreaterThan(0);
+  const cells = (arm: string) => page.getByTestId(`split-arm-${arm}`).locator('td');
+  await expect(cells('A').nth(1)).toHaveText('2,460');
+  await expect(cells('B').nth(1)).toHaveText('2,460');
+  await expect(cells('A').nth(4)).toHaveText('$39.99');
+  await expect(cells('B').nth(4)).toHaveText('$49.98');
+  await expect(page.getByTestId('split-interval-A')).toHaveText('$39.59 – $40.38');
+  await expect(page.getByTestId('split-interval-B')).toHaveText('$49.49 – $50.47');
+  await expect(page.getByTestId('split-verdict')).toHaveText(
+    'Arm B earns more per 1,000 requests: $49.98 against $39.99 (+25.0%), and the 95% intervals do not overlap.',
+  );
+  // the verdict's colour says it: a success, not the warning of too few requests
+  await expect(page.locator('.ant-alert-success', { has: page.getByTestId('split-verdict') })).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots/ab-split-result-significant.png' });
 });
