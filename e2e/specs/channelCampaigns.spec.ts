@@ -50,19 +50,20 @@ test("a channel's campaigns assigned from its drawer show in each campaign's Cha
   );
   const joining = `E2E joins the channel ${run}`;
   const leaving = `E2E leaves the channel ${run}`;
-  const campaign = (name: string, assignment: Record<string, unknown>) =>
+  const campaign = (name: string, bidCpm: number, assignment: Record<string, unknown>) =>
     createRow(page, '/api/demand/campaigns', {
       name,
       startDate: dayFromToday(-1),
       endDate: dayFromToday(30),
-      // above every campaign of the demo account: it wins wherever it may run
-      bidCpm: 96_000_000,
+      bidCpm,
       pacing: 'asap',
       creativeIds: [creative.id],
       ...assignment,
     });
-  const joins = await campaign(joining, { channelScope: 'include', channelIds: [elsewhere.id] });
-  const leaves = await campaign(leaving, { channelScope: 'all' });
+  // above every campaign of the demo account: it wins wherever it may run (this spec's channels only)
+  const joins = await campaign(joining, 96_000_000, { channelScope: 'include', channelIds: [elsewhere.id] });
+  // below them all: on the account's other channels, which later specs read, it wins nothing
+  const leaves = await campaign(leaving, 50_000, { channelScope: 'all' });
 
   // made through the API after the page opened: the console's stored lists are dropped (as after a Force data reload)
   await page.evaluate(() => sessionStorage.clear());
@@ -92,7 +93,7 @@ test("a channel's campaigns assigned from its drawer show in each campaign's Cha
   await expect(box.getByTestId(`channel-campaign-${leaves.id}`)).toHaveCount(0);
   await page.screenshot({ path: '/tmp/shots/channel-campaigns-drawer.png' });
 
-  // a player on the channel gets the campaign assigned to it (the one left out of it bids as high)
+  // a player on the channel gets the campaign assigned to it; the one taken off is left out by its assignment
   await expect(async () => {
     const res = await get(page, `/vast/${here.uid}?w=640&h=360&debug=1`);
     expect(res.status).toBe(200);
@@ -122,4 +123,15 @@ test("a channel's campaigns assigned from its drawer show in each campaign's Cha
   const never = formItem(campaigns.drawer, 'Never runs on');
   await expect(never).toContainText(here.name);
   await expect(never).not.toContainText(elsewhere.name);
+
+  // the campaign of all but this channel stops, so that it bids on none of the account's other channels
+  const paused = await page.evaluate(async (id) => {
+    const res = await fetch('/api/demand/campaigns/bulk', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'pause', ids: [id] }),
+    });
+    return res.status;
+  }, leaves.id);
+  expect(paused).toBe(200);
 });
