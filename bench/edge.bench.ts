@@ -318,7 +318,7 @@ export async function fill(
         targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null,
         ...(FEATURES && i % 5 === 0
           ? { channelScope: i % 10 === 0 ? 'include' : 'exclude', channelIds: [channelIds[i % channelIds.length]] }
-          : {}),
+          : { channelScope: 'all' }),
       }));
       const campaignIds = await insert('campaigns', campaigns, CampaignInput);
       if (t === 0) Object.assign(editable, { id: campaignIds[0]!, body: campaigns[0]! });

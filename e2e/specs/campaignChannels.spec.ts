@@ -1,7 +1,7 @@
 import { type Page } from '@playwright/test';
 import { type DecisionTrace } from '@adplane/shared';
 import { expect, test } from '../support/test.js';
-import { exactRow, formItem, pickOption } from '../support/antdFields.js';
+import { exactRow, formItem, inputOf, pickOption } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { createRow, dayFromToday, videoCreativeBody } from '../support/sampleRows.js';
 
@@ -57,6 +57,7 @@ test('a campaign assigned to one channel in the console is not served on another
     bidCpm: 95_000_000,
     pacing: 'asap',
     creativeIds: [creative.id],
+    channelScope: 'all',
   });
 
   /** Whether the VAST a player gets on a channel carries the campaign's spot. */
@@ -65,7 +66,7 @@ test('a campaign assigned to one channel in the console is not served on another
     expect(res.status).toBe(200);
     return res.text.includes(media);
   };
-  // all my channels (the choice a campaign starts with): it serves on both
+  // all my channels (the choice it was made with): it serves on both
   await expect(async () => expect([await served(own.uid), await served(other.uid)]).toEqual([true, true])).toPass({
     timeout: 20_000,
   });
@@ -118,4 +119,33 @@ test('a campaign assigned to one channel in the console is not served on another
   await channelsPage.openRow(other.name);
   await expect(channelsPage.drawer.getByTestId('channel-campaigns')).toBeVisible();
   await expect(channelsPage.drawer.getByTestId(`channel-campaign-${campaign.id}`)).toHaveCount(0);
+});
+
+test.describe('a new campaign', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('shows "All my channels" chosen in its form and sends that choice when saved', async ({ page }) => {
+    const run = Date.now() % 100_000;
+    const name = `E2E new campaign channels ${run}`;
+    const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
+    await campaigns.openAs('demand', 'dsp');
+    await campaigns.startNew();
+    const d = campaigns.drawer;
+    await inputOf(formItem(d, 'Name')).fill(name);
+    await inputOf(d.getByTestId('campaign-bid')).fill('3.5');
+    const channels = formItem(d, 'Channels');
+    await channels.scrollIntoViewIfNeeded();
+    await expect(channels.locator('.ant-radio-button-wrapper-checked')).toHaveText('All my channels');
+    await expect(channels).toContainText('Every channel of the account, those added later too');
+    await page.screenshot({ path: '/tmp/shots/campaign-channels-new.png' });
+
+    const posted = page.waitForRequest(
+      (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/demand/campaigns',
+    );
+    await campaigns.save();
+    expect((await posted).postDataJSON()).toMatchObject({ name, channelScope: 'all', channelIds: [] });
+    await campaigns.search(name);
+    await campaigns.showColumns('channelScope');
+    await expect(exactRow(page, name)).toContainText('All my channels');
+  });
 });

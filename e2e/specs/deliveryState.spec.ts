@@ -29,6 +29,7 @@ test('a campaign whose creative is pending shows Not serving with why, in the li
     startDate: dayFromToday(-1),
     endDate: dayFromToday(30),
     bidCpm: 5_000_000,
+    channelScope: 'all',
     pacing: 'asap',
     creativeIds: [creative.id],
   });

@@ -149,6 +149,7 @@ export async function fillingDisplayChannel(
     startDate: day(-1),
     endDate: day(30),
     bidCpm: names.bidCpm,
+    channelScope: 'all',
     creativeIds: [creative.id],
   });
   return create('channels', {

@@ -50,6 +50,7 @@ forEachStore((t) => {
         name: 'Acme high',
         startDate: day(-1),
         bidCpm: 20_000_000,
+        channelScope: 'all',
         advertiserId: acme.id,
         creativeIds: [(await spot(p, 'acmeOne', 15, 'acme.example')).id],
       });
@@ -57,6 +58,7 @@ forEachStore((t) => {
         name: 'Acme low',
         startDate: day(-1),
         bidCpm: 19_000_000,
+        channelScope: 'all',
         advertiserId: acme.id,
         creativeIds: [(await spot(p, 'acmeTwo', 15, 'acme.example')).id],
       });
@@ -64,6 +66,7 @@ forEachStore((t) => {
         name: 'Globex',
         startDate: day(-1),
         bidCpm: 18_000_000,
+        channelScope: 'all',
         advertiserId: globex.id,
         creativeIds: [(await spot(p, 'globexOne', 15, 'globex.example')).id],
       });
@@ -71,6 +74,7 @@ forEachStore((t) => {
         name: 'Initech long',
         startDate: day(-1),
         bidCpm: 17_000_000,
+        channelScope: 'all',
         creativeIds: [(await spot(p, 'initechLong', 30, 'initech.example')).id],
       });
       await p.vastChannel('pod', 'CTV pods', { timeoutMs: 2000 });
@@ -357,6 +361,7 @@ forEachStore((t) => {
         name: 'Deal spot',
         startDate: day(-1),
         bidCpm: 6_000_000,
+        channelScope: 'all',
         dealIds: [fixed.id],
         creativeIds: [(await spot(publisher, 'dealLong', 30, 'dealbrand.example')).id],
       });

@@ -249,6 +249,7 @@ forEachStoreAndStatsEngine((t, s) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 1000 * perImp,
+      channelScope: 'all',
       dailyBudget: 4 * perImp,
       pacing: 'asap',
       creativeIds: [publisher.ids.spot!.id],

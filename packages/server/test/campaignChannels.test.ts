@@ -9,8 +9,9 @@ import { dspTenant, expectBid, expectNoBid, publisherTenant } from './tenantFixt
 
 /**
  * Campaigns assigned to channels on purpose (`channelScope`: all my channels, only these, all but
- * these), through the real app: the API keeps the choice and refuses a bad one naming the field,
- * stored campaigns from before the field are given 'all' by migration 0022, and the edge serves
+ * these), through the real app: the API asks for the choice on create (no default), keeps it on an
+ * edit that leaves it out and on a copy, refuses a bad one naming the field, stored campaigns from
+ * before the field are given 'all' by migration 0022, and the edge serves
  * each campaign on its channels alone, over real sockets, for a VAST player, an OpenRTB channel and
  * Prebid.js: "Only A" (the best bid) on A, "All but A" on B, "All my channels" where neither runs.
  * The decision trace names the campaigns an assignment left out, and a campaign whose channels all
@@ -62,6 +63,99 @@ forEachStore((t) => {
   });
 
   describe('the API', () => {
+    it('asks where a new campaign runs: no channelScope is a 400 naming it, and nothing is written', {
+      timeout: 60_000,
+    }, async () => {
+      const app = await buildTestApp(t.store);
+      try {
+        const cookie = await login(app, 'demand', undefined, freshAddress());
+        const db = t.store.db as unknown as Kysely<Record<string, { id: number }>>;
+        const stored = async () =>
+          Number(
+            (
+              await db
+                .selectFrom(ENTITY_TABLES.campaigns)
+                .select((e) => e.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+        const before = await stored();
+        const res = await as(app, cookie, {
+          method: 'POST',
+          url: '/api/demand/campaigns',
+          payload: { name: 'Unassigned campaign', startDate: day(-1), bidCpm: usd(5) },
+        });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json()).toEqual({
+          message: "channelScope: is required: 'all' (every channel of the account), 'include' or 'exclude'",
+          field: 'channelScope',
+          errors: [
+            {
+              field: 'channelScope',
+              message: "is required: 'all' (every channel of the account), 'include' or 'exclude'",
+            },
+          ],
+        });
+        // channels without a scope say nothing of where: the same answer
+        const idsAlone = await as(app, cookie, {
+          method: 'POST',
+          url: '/api/demand/campaigns',
+          payload: { name: 'Unassigned campaign', startDate: day(-1), bidCpm: usd(5), channelIds: [] },
+        });
+        expect(idsAlone.statusCode, idsAlone.body).toBe(400);
+        expect(idsAlone.json()).toMatchObject({ field: 'channelScope' });
+        expect(await stored()).toBe(before);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('an edit that leaves the assignment out keeps it; a copy carries it over', { timeout: 60_000 }, async () => {
+      const app = await buildTestApp(t.store);
+      try {
+        const cookie = await login(app, 'demand', undefined, freshAddress());
+        const mine = await createAs(app, cookie, 'channels', { name: 'Kept channel' });
+        const body = { name: 'Kept assignment', startDate: day(-1), bidCpm: usd(5) };
+        const campaign = await createAs(app, cookie, 'campaigns', {
+          ...body,
+          channelScope: 'include',
+          channelIds: [mine.id],
+        });
+        const url = `/api/demand/campaigns/${campaign.id}`;
+        const put = (payload: Record<string, unknown>) => as(app, cookie, { method: 'PUT', url, payload });
+        const get = async () => (await as(app, cookie, { method: 'GET', url })).json<Record<string, unknown>>();
+
+        // a client that knows nothing of channels edits the bid: the campaign stays on its channel
+        const edited = await put({ ...body, bidCpm: usd(6) });
+        expect(edited.statusCode, edited.body).toBe(200);
+        expect(await get()).toMatchObject({ bidCpm: usd(6), channelScope: 'include', channelIds: [mine.id] });
+        // channels named without the scope: the scope is asked for, nothing changes
+        const idsAlone = await put({ ...body, channelIds: [] });
+        expect(idsAlone.statusCode, idsAlone.body).toBe(400);
+        expect(idsAlone.json()).toMatchObject({ field: 'channelScope' });
+        expect(await get()).toMatchObject({ bidCpm: usd(6), channelScope: 'include', channelIds: [mine.id] });
+
+        // the copy runs where the original does (paused, as every copy starts)
+        const copy = await as(app, cookie, { method: 'POST', url: `${url}/duplicate`, payload: {} });
+        expect(copy.statusCode, copy.body).toBe(201);
+        expect(copy.json()).toMatchObject({
+          name: 'Kept assignment (copy)',
+          status: 0,
+          channelScope: 'include',
+          channelIds: [mine.id],
+        });
+
+        // all my channels, chosen on an edit, names no channel
+        const widened = await put({ ...body, channelScope: 'all' });
+        expect(widened.statusCode, widened.body).toBe(200);
+        expect(await get()).toMatchObject({ channelScope: 'all', channelIds: [] });
+        const copyOfAll = await as(app, cookie, { method: 'POST', url: `${url}/duplicate`, payload: {} });
+        expect(copyOfAll.json()).toMatchObject({ channelScope: 'all', channelIds: [] });
+      } finally {
+        await app.close();
+      }
+    });
+
     it('keeps the assignment and refuses a bad one with the field named; an assigned channel cannot be archived', {
       timeout: 60_000,
     }, async () => {
@@ -80,9 +174,10 @@ forEachStore((t) => {
         expect(created.statusCode, created.body).toBe(201);
         const got = await as(app, cookie, { method: 'GET', url: `/api/demand/campaigns/${created.json().id}` });
         expect(got.json()).toMatchObject({ channelScope: 'include', channelIds: [mine.id] });
-        // unsaid: all my channels, written down
-        const plain = await post({});
-        expect(plain.json()).toMatchObject({ channelScope: 'all', channelIds: [] });
+        // all my channels, chosen: written down as chosen
+        const everywhere = await post({ channelScope: 'all' });
+        expect(everywhere.statusCode, everywhere.body).toBe(201);
+        expect(everywhere.json()).toMatchObject({ channelScope: 'all', channelIds: [] });
 
         const refused = async (body: Record<string, unknown>) => {
           const res = await post(body);
@@ -265,6 +360,9 @@ forEachStore((t) => {
       const c = await traceOf('vastC');
       expect(c.winner).toMatchObject({ source: 'campaign', id: ids.everywhere!.id });
       expect(leftOut(c)).toEqual(idsOf('onlyA', 'notA', 'idle'));
+      // ... and in the auction of every channel, winning where nothing assigned outbids it
+      for (const trace of [a, b, c])
+        expect(trace.sources.filter((s) => s.source === 'campaign').map((s) => s.id)).toContain(ids.everywhere!.id);
     });
 
     it('a campaign whose channels all stopped serving says it runs nowhere; it serves again when one does', async () => {

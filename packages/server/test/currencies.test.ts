@@ -75,6 +75,7 @@ forEachStore((t) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 50_000_000,
+      channelScope: 'all',
       creativeIds: [banner.id],
     });
     // a VAST channel whose only demand is an RTB tag bidding in euros

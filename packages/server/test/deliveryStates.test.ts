@@ -72,6 +72,7 @@ forEachStore((t) => {
         startDate: day(now, -2),
         endDate: day(now, 30),
         bidCpm: BID,
+        channelScope: 'all',
         pacing: 'asap',
         ...extra,
       });

@@ -52,6 +52,12 @@ onSqliteStore(
       expect(list.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['page', 'pageSize', 'search']));
       const one = doc.paths[`${campaigns}/{id}`].put;
       expect(one.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
+      // where a campaign runs is asked on create; an update that leaves it out keeps the stored choice
+      expect(body.required).toEqual(expect.arrayContaining(['name', 'startDate', 'bidCpm', 'channelScope']));
+      const edit = one.requestBody.content['application/json'].schema;
+      expect(edit.required).toEqual(expect.arrayContaining(['name', 'startDate', 'bidCpm']));
+      expect(edit.required).not.toContain('channelScope');
+      expect(edit.properties.channelScope.enum).toEqual(['all', 'include', 'exclude']);
       const made = doc.paths['/api/apiKeys'].post.responses['201'].content['application/json'].schema;
       expect(made.properties.key.type).toBe('string');
       expect(doc.paths['/api/auth/login'].post.security).toEqual([]);

@@ -136,6 +136,7 @@ forEachStoreAndStatsEngine((t, s) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 30_000_000,
+      channelScope: 'all',
       creativeIds: [spot.id],
     });
     pixelId = (

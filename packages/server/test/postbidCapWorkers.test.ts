@@ -122,6 +122,7 @@ describe.each(ENGINES)('post-bid monthly cap over adplane --workers 2 (%s counte
         startDate: day(-1),
         endDate: day(30),
         bidCpm: 50_000_000,
+        channelScope: 'all',
         pacing: 'asap',
         creativeIds: [spot.id],
       },

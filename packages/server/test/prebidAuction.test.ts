@@ -983,6 +983,7 @@ forEachStore((t) => {
         startDate: day(-1),
         endDate: day(30),
         bidCpm: 40_000_000,
+        channelScope: 'all',
         pacing: 'asap',
         frequencyCap: { count: 1, periodHours: 24 },
         creativeIds: [creative.id],

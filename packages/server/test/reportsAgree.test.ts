@@ -86,6 +86,7 @@ forEachStoreAndStatsEngine(
           startDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
           endDate: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
           bidCpm: 30_000_000 + 10_000 * blocks++,
+          channelScope: 'all',
           creativeIds: [p.ids.spot!.id],
           advertiserId: p.ids.buyer!.id,
         });

@@ -31,6 +31,7 @@ export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
         totalBudget: 50_000_000_000,
         dailyBudget: 2_000_000_000,
         bidCpm: 12_000_000,
+        channelScope: 'all',
         pacing: 'even',
       };
     case 'creatives':

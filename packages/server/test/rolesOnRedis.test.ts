@@ -203,6 +203,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
       startDate: day(-1),
       endDate: day(30),
       bidCpm: BID,
+      channelScope: 'all',
       pacing: 'asap',
       creativeIds: [spot.id],
     });
@@ -247,6 +248,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
       startDate: day(-1),
       endDate: day(30),
       bidCpm: BID,
+      channelScope: 'all',
       dailyBudget: BUDGET_IMPS * PER_IMP,
       pacing: 'asap',
       creativeIds: [spot.id],
@@ -322,6 +324,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
       startDate: day(-1),
       endDate: day(30),
       bidCpm: BID,
+      channelScope: 'all',
       pacing: 'asap',
       frequencyCap: { count: CAP, periodHours: 24 },
       creativeIds: [spot.id],
@@ -454,6 +457,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
         startDate: day(-1),
         endDate: day(30),
         bidCpm: 2 * BID,
+        channelScope: 'all',
         pacing: 'asap',
         creativeIds: [spot.id],
       });

@@ -64,6 +64,7 @@ forEachStore((t) => {
         startDate: day(-1),
         endDate: day(30),
         bidCpm: 20_000_000,
+        channelScope: 'all',
         creativeIds: [creative],
         ...over,
       });

@@ -199,6 +199,7 @@ forEachStore((t) => {
         startDate: day(-1),
         endDate: day(30),
         bidCpm: 30_000_000,
+        channelScope: 'all',
         pacing: 'asap',
         creativeIds: [creative.id, banner.id],
       });
@@ -307,6 +308,7 @@ forEachStore((t) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 40_000_000,
+      channelScope: 'all',
       pacing: 'asap',
       frequencyCap: { count: 1, periodHours: 24 },
       creativeIds: [creative.id],

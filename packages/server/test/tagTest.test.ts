@@ -69,6 +69,7 @@ forEachStore((t) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 19_000_000,
+      channelScope: 'all',
       creativeIds: [creative],
       targetingId: germany,
     });
@@ -258,6 +259,7 @@ forEachStore((t) => {
       name: 'Tag test second campaign',
       startDate: day(-1),
       bidCpm: 18_500_000,
+      channelScope: 'all',
       creativeIds: [spot],
       targetingId: ids.germany,
     });

@@ -60,6 +60,7 @@ forEachStore((t) => {
             name,
             startDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
             bidCpm: bid * 1_000_000,
+            channelScope: 'all',
             creativeIds: [p.ids[name]!.id],
             ...(targetingName && { targetingId: p.ids[targetingName]!.id }),
           });

@@ -444,6 +444,7 @@ function tenant(
         startDate: day(flight[0]),
         endDate: day(flight[1]),
         bidCpm: usd(bid),
+        channelScope: 'all',
         creativeIds: idsOf(creatives),
         ...(deals && { dealIds: idsOf(deals) }),
         ...(suppliers && { supplierIds: idsOf(suppliers) }),

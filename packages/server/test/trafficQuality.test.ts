@@ -144,6 +144,7 @@ forEachStore((t) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 25_000_000,
+      channelScope: 'all',
       creativeIds: [spot.id],
     });
     const channel = {
@@ -303,6 +304,7 @@ forEachStore((t) => {
         startDate: day(-1),
         endDate: day(30),
         bidCpm: 24_000_000,
+        channelScope: 'all',
         creativeIds: [other.id],
       });
       await app.edge.snapshots.rebuild();

@@ -64,6 +64,8 @@ interface RouteSchemas {
   response?: z.ZodType;
   /** The success status when it is not 200. */
   status?: number;
+  /** Body fields the schema requires that this route lets a client leave out (an update keeps them: `keptOnUpdate`). */
+  bodyOptional?: readonly string[];
 }
 
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
@@ -133,7 +135,7 @@ function routeSchemas(): Map<string, RouteSchemas> {
   for (const def of Object.values(RESOURCES)) {
     table.set(`GET ${def.api}`, { query: ListQuery });
     table.set(`POST ${def.api}`, { body: def.schema, status: 201 });
-    table.set(`PUT ${def.api}/:id`, { body: def.schema, params: IdParams });
+    table.set(`PUT ${def.api}/:id`, { body: def.schema, params: IdParams, bodyOptional: def.keptOnUpdate });
     table.set(`DELETE ${def.api}/:id`, { params: IdParams, status: 204 });
   }
   return table;
@@ -162,6 +164,15 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', components: Rec
     }
   }
   return JSON.parse(text) as JsonSchema;
+}
+
+/** A route's body schema, without `required` on the fields the route lets a client leave out. */
+function bodySchemaOf(schemas: RouteSchemas, components: Record<string, JsonSchema>): JsonSchema {
+  const json = jsonSchemaOf(schemas.body!, 'input', components);
+  const optional = new Set(schemas.bodyOptional ?? []);
+  if (optional.size && Array.isArray(json.required))
+    json.required = (json.required as string[]).filter((field) => !optional.has(field));
+  return json;
 }
 
 const pathOf = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -249,7 +260,7 @@ function buildOpenApi(registry: readonly GuardedRoute[]): Record<string, unknown
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: jsonSchemaOf(schemas.body, 'input', components) } },
+              content: { 'application/json': { schema: bodySchemaOf(schemas, components) } },
             },
           }
         : {}),

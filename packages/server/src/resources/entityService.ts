@@ -236,6 +236,19 @@ export async function createOne(store: Store, def: ResourceDef, actor: Actor, bo
   return toDto(row);
 }
 
+/**
+ * The body of an update with the kind's `keptOnUpdate` fields taken from the stored document when the
+ * body names none of them (a campaign's channel assignment stays the one chosen); a body naming any of
+ * them is read as sent, and the schema says what is missing.
+ */
+function withKeptFields(def: ResourceDef, body: unknown, stored: Record<string, unknown>): unknown {
+  const kept = def.keptOnUpdate;
+  if (!kept?.length || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const sent = body as Record<string, unknown>;
+  if (kept.some((field) => sent[field] !== undefined)) return body;
+  return { ...sent, ...Object.fromEntries(kept.filter((f) => f in stored).map((f) => [f, stored[f]])) };
+}
+
 export async function updateOne(
   store: Store,
   def: ResourceDef,
@@ -248,7 +261,7 @@ export async function updateOne(
   const before = await getEntity(store.db, kind, a.scope, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
   if (before.archived) throw new HttpError(409, `${def.label} ${id} is archived: restore it before editing`);
-  const write = await prepareWrite(store.db, def, before.tenantId, body, id);
+  const write = await prepareWrite(store.db, def, before.tenantId, withKeptFields(def, body, before.data), id);
   const row = await inTransaction(store.db, (trx) => saveUpdate(trx, def, actor, before, write));
   return toDto(row);
 }

@@ -52,6 +52,7 @@ export const seedEdgeDemo: SeedStep = async (ctx) => {
     name: 'Demo spot - always on',
     startDate: day(-1),
     bidCpm: 6_000_000,
+    channelScope: 'all',
     creativeIds: [creative],
     targetingId: notSmall,
   });

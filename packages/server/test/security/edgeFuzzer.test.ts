@@ -206,6 +206,7 @@ onSqliteStore((t) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 5_000_000,
+      channelScope: 'all',
       creativeIds: [banner.id],
     });
     await create('videoCampaign', 'campaigns', {
@@ -213,6 +214,7 @@ onSqliteStore((t) => {
       startDate: day(-1),
       endDate: day(30),
       bidCpm: 10_000_000,
+      channelScope: 'all',
       creativeIds: [video.id],
     });
     await create('vast42', 'channels', {

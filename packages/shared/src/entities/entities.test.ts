@@ -28,11 +28,29 @@ describe('entity contract', () => {
   });
 
   it('keeps campaign dates and budgets coherent', () => {
-    const base = { name: 'c', startDate: '2026-11-01', bidCpm: 5_000_000 };
+    const base = { name: 'c', startDate: '2026-11-01', bidCpm: 5_000_000, channelScope: 'all' };
     expect(errorsOf(CampaignInput.safeParse({ ...base, endDate: '2026-10-01' }))).toEqual(['endDate']);
     expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 100, dailyBudget: 200 }))).toEqual(['dailyBudget']);
     expect(errorsOf(CampaignInput.safeParse({ ...base, startDate: '2026-13-01' }))).toEqual(['startDate']);
     expect(CampaignInput.parse({ ...base, creativeIds: [3, 3, 4] }).creativeIds).toEqual([3, 4]);
+  });
+
+  it("asks where a campaign runs: no channel scope is taken for 'all'", () => {
+    const { channelScope: _scope, ...unassigned } = {
+      name: 'c',
+      startDate: '2026-11-01',
+      bidCpm: 5_000_000,
+      channelScope: 'all',
+    };
+    const refused = CampaignInput.safeParse(unassigned);
+    expect(refused.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['channelScope', "is required: 'all' (every channel of the account), 'include' or 'exclude'"],
+    ]);
+    expect(errorsOf(CampaignInput.safeParse({ ...unassigned, channelScope: 'some' }))).toEqual(['channelScope']);
+    expect(CampaignInput.parse({ ...unassigned, channelScope: 'all' })).toMatchObject({
+      channelScope: 'all',
+      channelIds: [],
+    });
   });
 
   it('needs media for a video creative and a size for display', () => {

@@ -29,7 +29,12 @@ const PACING = ['even', 'asap'] as const;
  */
 export const CHANNEL_SCOPES = ['all', 'include', 'exclude'] as const;
 export type ChannelScope = (typeof CHANNEL_SCOPES)[number];
-const ChannelScope = z.enum(CHANNEL_SCOPES, { error: "must be 'all', 'include' or 'exclude'" });
+const ChannelScope = z.enum(CHANNEL_SCOPES, {
+  error: (issue) =>
+    issue.input === undefined
+      ? "is required: 'all' (every channel of the account), 'include' or 'exclude'"
+      : "must be 'all', 'include' or 'exclude'",
+});
 
 /**
  * Whether a campaign of this assignment runs on channel `channelId` of its account (the console's
@@ -71,8 +76,12 @@ export const CampaignInput = z
     dealIds: ids,
     supplierIds: ids,
     adExchangeIds: ids,
-    /** Stored on every campaign (config-store migration 0022 wrote 'all' on those from before the field). */
-    channelScope: ChannelScope.default('all'),
+    /**
+     * Required, with no default: an unassigned campaign runs on every channel only when someone chose
+     * 'all'. Config-store migration 0022 wrote 'all' on the campaigns stored before the field; an
+     * update that names neither field keeps the stored assignment (`keptOnUpdate`).
+     */
+    channelScope: ChannelScope,
     channelIds: ids,
   })
   .superRefine((c, ctx) => {
@@ -146,5 +155,6 @@ export const campaignsKind = defineKind({
   sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],
   unlimitedSortable: ['totalBudget'],
   listExtras: campaignListExtras,
+  keptOnUpdate: ['channelScope', 'channelIds'],
   parseRow: parseCampaignRow,
 });

@@ -13,7 +13,7 @@ const refused = (schema: z.ZodType, body: unknown) => {
   return r.success ? [] : fieldErrors(r.error).map((e) => `${e.field}: ${e.message}`);
 };
 
-const campaign = { name: 'c', startDate: '2026-11-01', bidCpm: 5_000_000 };
+const campaign = { name: 'c', startDate: '2026-11-01', bidCpm: 5_000_000, channelScope: 'all' };
 const tag = { name: 't', vastUrl: 'https://ads.example.com/vast' };
 
 describe('amounts and counts', () => {

@@ -71,6 +71,12 @@ export interface ResourceDef {
    * other live (not archived) row of the same tenant may hold, with the message naming the other row.
    */
   unique?: { field: string; message: (otherId: number) => string }[];
+  /**
+   * Fields an update (PUT) keeps from the stored document when its body names none of them: a choice
+   * the user made (a campaign's `channelScope`, required on create, with its `channelIds`) is never
+   * replaced by a default because a client left it out. A body naming any of them is read as sent.
+   */
+  keptOnUpdate?: readonly string[];
   /** The typed parser of a stored row (entity kinds): null, skipped and counted, when the schema rejects it. */
   parseRow?: (row: StoredRow, sink?: SkipSink) => RowHead | null;
   /** Other paths the shared names list is also served under (channelNames, tagnames). */

@@ -171,7 +171,7 @@ describe('every kind skips and counts a stored row a newer rule rejects', () => 
     channels: { payout: { type: 'revshare', value: 70 } },
     tags: { integration: 'RTB', endpoint: 'https://bid.example/rtb', pricing: 'revshare', price: 80 },
     sups: { qpsLimit: -1 },
-    campaigns: { startDate: '2026-11-01', bidCpm: 1, totalBudget: 'none' },
+    campaigns: { startDate: '2026-11-01', bidCpm: 1, totalBudget: 'none', channelScope: 'all' },
     creatives: { videoSource: 'vast', vastUrl: 'https://vast.example/t', iabCategories: ['IAB99'] },
     adexchanges: { endpoint: 'ftp://exchange.example' },
     deals: { dealId: 'not a deal id!' },

@@ -50,7 +50,7 @@ describe('explicit units', () => {
   });
 
   it('keeps a daily budget within a total budget unless the total is unlimited', () => {
-    const base = { name: 'c', startDate: '2026-11-01', bidCpm: 5_000_000 };
+    const base = { name: 'c', startDate: '2026-11-01', bidCpm: 5_000_000, channelScope: 'all' };
     expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 100, dailyBudget: 'unlimited' }))).toEqual([]);
     expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 'unlimited', dailyBudget: 200 }))).toEqual([]);
     expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 100, dailyBudget: 200 }))).toEqual([

@@ -16,7 +16,13 @@ describe('schemaFieldErrors', () => {
       { field: 'endpoint', message: 'must be an http(s) OpenRTB endpoint' },
     ]);
     expect(
-      schemaFieldErrors(CampaignInput, { name: 'C', startDate: '2026-11-02', endDate: '2026-11-01', bidCpm: 1 }),
+      schemaFieldErrors(CampaignInput, {
+        name: 'C',
+        startDate: '2026-11-02',
+        endDate: '2026-11-01',
+        bidCpm: 1,
+        channelScope: 'all',
+      }),
     ).toEqual([{ field: 'endDate', message: 'must not be before the start date' }]);
     expect(
       schemaFieldErrors(TagInput, { name: 'T', vastUrl: 'https://ads.example/vast', qpsLimit: 'unlimited' }),

@@ -48,6 +48,7 @@ describe("a compiled campaign's creation", () => {
       storedRow(40, {
         startDate: '2026-06-01',
         bidCpm: 5_000_000,
+        channelScope: 'all',
         creativeIds: [10],
         pacing: 'even',
         dailyBudget: 24_000_000,
@@ -103,6 +104,7 @@ forEachStore((t) => {
           name: 'Created probe',
           startDate: day,
           bidCpm: 1_000,
+          channelScope: 'all',
           dailyBudget: 10_000_000,
           pacing: 'even',
           creativeIds: [creativeId],

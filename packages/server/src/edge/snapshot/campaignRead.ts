@@ -66,7 +66,8 @@ export function plainCampaign(row: StoredRow & { createdAt?: string }): Campaign
   const dealIds = idList(d.dealIds);
   const supplierIds = idList(d.supplierIds);
   const channelIds = idList(d.channelIds);
-  const channelScope = d.channelScope === undefined ? 'all' : d.channelScope;
+  // required by the schema (migration 0022 wrote 'all' on the campaigns stored before it): none is left to it
+  const channelScope = d.channelScope;
   if (channelScope !== 'all' && channelScope !== 'include' && channelScope !== 'exclude') return undefined;
   // the schema's rules of the pair: an include names a channel, 'all' names none
   if (channelIds && (channelScope === 'include' ? !channelIds.length : channelScope === 'all' && channelIds.length))

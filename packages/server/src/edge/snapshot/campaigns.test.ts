@@ -40,7 +40,11 @@ const owners = (timezone: number): Owners => ({
 const NOW = Date.UTC(2026, 5, 1, 12);
 
 function compile(flight: { startDate: string; endDate: string | null }, timezone: number) {
-  const rows = [campaignFacts(parseCampaignRow(storedRow(40, { ...flight, bidCpm: 5_000_000, creativeIds: [10] }))!)];
+  const rows = [
+    campaignFacts(
+      parseCampaignRow(storedRow(40, { ...flight, bidCpm: 5_000_000, creativeIds: [10], channelScope: 'all' }))!,
+    ),
+  ];
   return compileCampaigns(rows, owners(timezone), compileCreatives([creative], owners(timezone)), new Map(), NOW).get(
     40,
   );
@@ -98,7 +102,13 @@ describe("campaigns' creatives", () => {
     const row = (id: number, tenantId: number) =>
       campaignFacts(
         parseCampaignRow({
-          ...storedRow(id, { startDate: '2026-01-01', endDate: null, bidCpm: 5_000_000, creativeIds: [10] }),
+          ...storedRow(id, {
+            startDate: '2026-01-01',
+            endDate: null,
+            bidCpm: 5_000_000,
+            creativeIds: [10],
+            channelScope: 'all',
+          }),
           tenantId,
         })!,
       );
@@ -119,7 +129,13 @@ describe('the campaigns step in slices', () => {
     const rows = Array.from({ length: 2 * SLICE_ROWS + 500 }, (_, i) =>
       campaignFacts(
         parseCampaignRow({
-          ...storedRow(100 + i, { startDate: '2026-01-01', endDate: null, bidCpm: 1_000_000 + i, creativeIds: [10] }),
+          ...storedRow(100 + i, {
+            startDate: '2026-01-01',
+            endDate: null,
+            bidCpm: 1_000_000 + i,
+            creativeIds: [10],
+            channelScope: 'all',
+          }),
           tenantId: 1,
         })!,
       ),

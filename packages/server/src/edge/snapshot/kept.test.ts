@@ -47,6 +47,7 @@ const campaignRow = (bidCpm: number) =>
         startDate: '2026-01-01',
         endDate: '2026-12-31',
         bidCpm,
+        channelScope: 'all',
         advertiserId: 5,
         creativeIds: [10],
         targetingId: 20,

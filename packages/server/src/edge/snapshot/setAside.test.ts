@@ -33,7 +33,11 @@ const NOW = Date.UTC(2026, 5, 1, 12);
 const campaign = (id: number, data: Record<string, unknown>, meta: Partial<StoredRow> = {}) =>
   campaignFacts(
     parseCampaignRow(
-      storedRow(id, { startDate: '2026-05-01', endDate: null, bidCpm: 5_000_000, creativeIds: [], ...data }, meta),
+      storedRow(
+        id,
+        { startDate: '2026-05-01', endDate: null, bidCpm: 5_000_000, creativeIds: [], channelScope: 'all', ...data },
+        meta,
+      ),
     )!,
   );
 

@@ -20,6 +20,8 @@ const row = {
   dealIds: [2],
   supplierIds: [1],
   adExchangeIds: [],
+  channelScope: 'all',
+  channelIds: [],
 };
 
 describe('campaign form conversions', () => {
@@ -56,6 +58,7 @@ describe('campaign form conversions', () => {
       endDate: null,
       frequencyCap: { enabled: false, count: 3, periodHours: 24 },
       bidCpm: 1_000_000,
+      channelScope: 'all',
     });
     expect(body.endDate).toBeNull();
     expect(body.frequencyCap).toBeNull();
@@ -80,5 +83,14 @@ describe('campaign form conversions', () => {
     expect(d.endDate).toBeNull();
     expect(d.pacing).toBe('even');
     expect(campaignToBody(d).frequencyCap).toBeNull();
+  });
+
+  it("sends where a new campaign runs as the form shows it: 'All my channels' until another is picked", () => {
+    const body = campaignToBody({ ...campaignDefaults(dayjs('2026-06-15')), name: 'New', bidCpm: 2_000_000 });
+    expect(body).toMatchObject({ channelScope: 'all', channelIds: [] });
+    expect(CampaignInput.safeParse(body).success).toBe(true);
+    // a body without the choice is refused on the Channels field, as the server refuses it
+    const { channelScope: _scope, ...unchosen } = body;
+    expect(CampaignInput.safeParse(unchosen).error?.issues.map((i) => i.path.join('.'))).toEqual(['channelScope']);
   });
 });

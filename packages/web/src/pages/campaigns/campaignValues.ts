@@ -31,7 +31,8 @@ export function campaignDefaults(today: Dayjs = dayjs()): Record<string, unknown
     dealIds: [],
     supplierIds: [],
     adExchangeIds: [],
-    // where it runs is a choice the form shows: every channel of the account until another is picked
+    // where it runs is the user's choice, which the API requires on create: the form shows 'All my
+    // channels' chosen (a required field, its meaning under it) until another is picked, and sends it
     channelScope: 'all',
     channelIds: [],
   };
