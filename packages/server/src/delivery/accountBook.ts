@@ -76,6 +76,10 @@ export class AccountBook {
     return this.accounts.values();
   }
 
+  get size(): number {
+    return this.accounts.size;
+  }
+
   delete(key: string): void {
     const account = this.accounts.get(key);
     if (account?.kind === 'daily_budget') this.dailyById.clear();
