@@ -102,6 +102,18 @@ forEachStore((t) => {
     expect((await traceOf('&device_id=viewer-1')).arm).toMatchObject({ arm: first, by: 'viewer' });
   });
 
+  it("compiles every channel in one layout, both arms of a split and the decision's copies included", async () => {
+    await publisher.app.edge.snapshots.rebuild();
+    const snapshot = publisher.app.edge.snapshots.current!;
+    const layout = (channel: object) => Object.keys(channel).join(',');
+    const split = snapshot.channelsByUid.get(ids.split!.uid)!;
+    const layouts = new Set([...snapshot.channelsByUid.values()].map(layout));
+    layouts.add(layout(split.split!.b));
+    layouts.add(layout({ ...split, floorCpm: 1, floorInForce: { source: 'static', rule: null, floorCpm: 1 } }));
+    expect(snapshot.channelsByUid.size).toBeGreaterThan(1);
+    expect([...layouts]).toHaveLength(1);
+  });
+
   it('refuses a split out of range, naming the field', async () => {
     const res = await publisher.edit('split', { split: { percent: 100, demand: [] } });
     expect(res.statusCode).toBe(400);

@@ -11,6 +11,7 @@ import {
   tenantSellerId,
 } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
+import { channelLayout } from './channelLayout.js';
 import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
 import { record, rowReasons } from './setAside.js';
@@ -67,7 +68,7 @@ export function compileChannels(
         : tenantSellerId(c.tenantId),
       ivt: channelIvtMode(owners.tenants.get(c.tenantId), c.blockIVT),
     };
-    out.set(c.id, c.split ? withSplit(channel, c.split, tags) : channel);
+    out.set(c.id, channelLayout(c.split ? withSplit(channel, c.split, tags) : channel));
   }
   return out;
 }
@@ -121,7 +122,7 @@ function withSplit(
     ...optimiseOf(split.optimise),
     arm: 'B',
   };
-  return { ...a, arm: 'A', split: { percent: split.percent, b } };
+  return { ...a, arm: 'A', split: { percent: split.percent, b: channelLayout(b) } };
 }
 
 /**

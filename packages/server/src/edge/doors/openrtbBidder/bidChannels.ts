@@ -1,6 +1,7 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { type SnapChannel, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
 import { type VastVersion } from '../../vast/vastVersion.js';
+import { channelLayout } from '../../snapshot/channelLayout.js';
 import { channelDemandFloor, demandFloor, supplierPayout } from './margins.js';
 
 /**
@@ -38,7 +39,7 @@ export function supplierChannel(
   const key = `${supplier.id}|${format}|${vastVersion}|${environment}`;
   let base = cache.get(key);
   if (!base) {
-    base = {
+    base = channelLayout({
       id: SUPPLIER_CHANNEL_ID,
       uid: supplier.uid,
       tenantId: supplier.tenantId,
@@ -61,7 +62,7 @@ export function supplierChannel(
       ...(supplier.categoryBlocks ? { categoryBlocks: supplier.categoryBlocks } : {}),
       // a supplier has no IVT option of its own: the tenant's apply
       ivt: snapshot.tenants.get(supplier.tenantId)?.ivt ?? 'off',
-    };
+    });
     cache.set(key, base);
   }
   const floorCpm = demandFloor(supplierFloorCpm, supplier.marginPercent);
