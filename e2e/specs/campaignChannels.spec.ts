@@ -1,9 +1,8 @@
-import { type Page } from '@playwright/test';
 import { type DecisionTrace } from '@adplane/shared';
 import { expect, test } from '../support/test.js';
 import { exactRow, formItem, inputOf, pickOption } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { createRow, dayFromToday, videoCreativeBody } from '../support/sampleRows.js';
+import { createRow, getInPage, dayFromToday, videoCreativeBody } from '../support/sampleRows.js';
 
 /**
  * A campaign assigned to one channel on purpose: in the campaign form's Supply section the trader
@@ -14,14 +13,6 @@ import { createRow, dayFromToday, videoCreativeBody } from '../support/sampleRow
  */
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 1440, height: 900 } });
-
-/** GET a path of the server in the page (the console's origin and session): its status and text. */
-async function get(page: Page, path: string): Promise<{ status: number; text: string }> {
-  return page.evaluate(async (p) => {
-    const res = await fetch(p);
-    return { status: res.status, text: await res.text() };
-  }, path);
-}
 
 test('a campaign assigned to one channel in the console is not served on another channel of the account', async ({
   page,
@@ -62,7 +53,7 @@ test('a campaign assigned to one channel in the console is not served on another
 
   /** Whether the VAST a player gets on a channel carries the campaign's spot. */
   const served = async (uid: string) => {
-    const res = await get(page, `/vast/${uid}?w=640&h=360`);
+    const res = await getInPage(page, `/vast/${uid}?w=640&h=360`);
     expect(res.status).toBe(200);
     return res.text.includes(media);
   };
@@ -96,7 +87,7 @@ test('a campaign assigned to one channel in the console is not served on another
   await expect(async () => expect([await served(own.uid), await served(other.uid)]).toEqual([true, false])).toPass({
     timeout: 20_000,
   });
-  const traced = await get(page, `/vast/${other.uid}?w=640&h=360&debug=1`);
+  const traced = await getInPage(page, `/vast/${other.uid}?w=640&h=360&debug=1`);
   expect(traced.status).toBe(200);
   const { trace } = JSON.parse(traced.text) as { trace: DecisionTrace };
   expect(trace.indexedOutCampaigns?.find((c) => c.id === campaign.id)).toMatchObject({

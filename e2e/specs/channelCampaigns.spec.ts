@@ -1,8 +1,7 @@
-import { type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { formItem, openedModal } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { createRow, dayFromToday, videoCreativeBody } from '../support/sampleRows.js';
+import { createRow, getInPage, dayFromToday, videoCreativeBody } from '../support/sampleRows.js';
 
 /**
  * A channel assigns its campaigns: in a channel's drawer the trader opens "Assign campaigns", finds
@@ -14,14 +13,6 @@ import { createRow, dayFromToday, videoCreativeBody } from '../support/sampleRow
  */
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 1280, height: 900 } });
-
-/** GET a path of the server in the page (the console's origin and session): its status and text. */
-async function get(page: Page, path: string): Promise<{ status: number; text: string }> {
-  return page.evaluate(async (p) => {
-    const res = await fetch(p);
-    return { status: res.status, text: await res.text() };
-  }, path);
-}
 
 test("a channel's campaigns assigned from its drawer show in each campaign's Channels and serve there", async ({
   page,
@@ -95,7 +86,7 @@ test("a channel's campaigns assigned from its drawer show in each campaign's Cha
 
   // a player on the channel gets the campaign assigned to it; the one taken off is left out by its assignment
   await expect(async () => {
-    const res = await get(page, `/vast/${here.uid}?w=640&h=360&debug=1`);
+    const res = await getInPage(page, `/vast/${here.uid}?w=640&h=360&debug=1`);
     expect(res.status).toBe(200);
     const { trace } = JSON.parse(res.text) as {
       trace: { winner?: { id: number }; indexedOutCampaigns?: { id: number; reason: string }[] };

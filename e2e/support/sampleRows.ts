@@ -33,3 +33,11 @@ export async function createRow(page: Page, url: string, body: unknown): Promise
     [url, body] as const,
   );
 }
+
+/** GET a path of the server in the page (the console's origin and session): its status and text. */
+export async function getInPage(page: Page, path: string): Promise<{ status: number; text: string }> {
+  return page.evaluate(async (p) => {
+    const res = await fetch(p);
+    return { status: res.status, text: await res.text() };
+  }, path);
+}

@@ -1,11 +1,10 @@
-import { z } from 'zod';
-import { fieldErrors, type ListAddition, type ListKind, RESOURCES } from '@adplane/shared';
+import { type ListAddition, type ListKind, RESOURCES } from '@adplane/shared';
 import { HttpError, forbidden } from '../http/errors.js';
 import { recordActivity } from '../store/activity.js';
 import { inTransaction, type Store } from '../store/db.js';
 import { type EntityRow, getEntity, updateEntity } from '../store/entities.js';
 import { accessTo } from './access.js';
-import { type Actor, prepareWrite, toDto, ValidationFailed } from './entityService.js';
+import { type Actor, prepareWrite, toDto, whyRefused } from './entityService.js';
 
 /**
  * Entries added to allow/block lists (app, publisher and creative lists): the one write behind the
@@ -69,14 +68,7 @@ export async function addToLists(store: Store, actor: Actor, add: ListAdd): Prom
     try {
       write = await prepareWrite(store.db, def, list.tenantId, body, list.id);
     } catch (error) {
-      const why =
-        error instanceof ValidationFailed
-          ? error.message
-          : error instanceof z.ZodError
-            ? fieldErrors(error)
-                .map((e) => `${e.field} ${e.message}`)
-                .join('; ')
-            : null;
+      const why = whyRefused(error);
       if (why !== null) throw listError(400, i, `${def.label} '${list.name}' (${list.id}) cannot take them: ${why}`);
       throw error;
     }

@@ -1,17 +1,15 @@
-import { z } from 'zod';
 import {
   assignmentOnChannel,
   type ChannelCampaignsAnswer,
   ChannelCampaignsInput,
   type ChannelScope,
-  fieldErrors,
   RESOURCES,
 } from '@adplane/shared';
 import { HttpError, badField, forbidden, notFound } from '../http/errors.js';
 import { inTransaction, type Store } from '../store/db.js';
 import { type EntityRow, type EntityWrite, getEntity, listAllEntities } from '../store/entities.js';
 import { accessTo } from './access.js';
-import { type Actor, prepareWrite, saveUpdate, ValidationFailed } from './entityService.js';
+import { type Actor, prepareWrite, saveUpdate, whyRefused } from './entityService.js';
 
 /**
  * A channel's campaigns set from the channel (PUT /api/demand/channels/:id/campaigns): the body names
@@ -124,14 +122,7 @@ async function campaignWrite(
       row.id,
     );
   } catch (error) {
-    const why =
-      error instanceof ValidationFailed
-        ? error.message
-        : error instanceof z.ZodError
-          ? fieldErrors(error)
-              .map((e) => `${e.field} ${e.message}`)
-              .join('; ')
-          : null;
+    const why = whyRefused(error);
     if (why !== null) throw refuse(`${named(row)} cannot be saved: ${why}`);
     throw error;
   }

@@ -1,6 +1,8 @@
 import { type Kysely } from 'kysely';
+import { z } from 'zod';
 import {
   ENTITY_NAME_MAX,
+  fieldErrors,
   type FieldError,
   type ListItem,
   type ListPage,
@@ -168,6 +170,19 @@ export class ValidationFailed extends HttpError {
   constructor(readonly errors: FieldError[]) {
     super(400, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors[0]?.field);
   }
+}
+
+/**
+ * Why prepareWrite refused a row's document, in words a caller puts in its own message (a batch that
+ * writes rows for the user: adding to lists, setting a channel's campaigns); null: not a refusal.
+ */
+export function whyRefused(error: unknown): string | null {
+  if (error instanceof ValidationFailed) return error.message;
+  if (error instanceof z.ZodError)
+    return fieldErrors(error)
+      .map((e) => `${e.field} ${e.message}`)
+      .join('; ');
+  return null;
 }
 
 function validationError(errors: FieldError[]): ValidationFailed {
