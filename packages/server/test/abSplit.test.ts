@@ -1,7 +1,7 @@
 import { type DecisionTrace, SeededRandom } from '@adplane/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { edgeRequest } from './edgeClient.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 
 /**
@@ -20,7 +20,7 @@ const PERCENT = 30;
 const withinBinomial = (count: number, n: number, p: number) =>
   Math.abs(count - n * p) <= 4 * Math.sqrt(n * p * (1 - p));
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   const publisher = publisherTenant(
     t,
     async (p) => {

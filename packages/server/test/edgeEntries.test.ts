@@ -5,14 +5,14 @@ import { buildApp } from '../src/app.js';
 import { readJsonBody } from '../src/edge/ortb/requestBody.js';
 import { type EdgeRequest, type EdgeResponse } from '../src/http/edgeHttp.js';
 import { edgeRequest } from './edgeClient.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 
 /**
  * Edge entry points registered with `edge.addEntry` answer from the listening server (the lane, and
  * node:http for a chunked body the lane hands over), never through Fastify (inject), routed by the
  * edge's one table, read the body themselves, and an entry that throws answers 204, never a 500.
  */
-forEachStore(
+onSqliteStore(
   (t) => {
     describe('edge entries', () => {
       let app: FastifyInstance;

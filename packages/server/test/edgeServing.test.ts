@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { buildTestApp, createAs, onSqliteStore, login } from './helpers.js';
 import { loadSettings } from '../src/settings.js';
 import { writeTestCityDb } from './mmdbWriter.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
@@ -14,7 +14,7 @@ import { edgePort, edgeRequest } from './edgeClient.js';
 
 const US_IP = '8.8.8.8';
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   const publisher = publisherTenant(
     t,
     async (p) => {

@@ -113,9 +113,13 @@ export function postgresMissingOnCi(): void {
 }
 
 /**
- * `fn`'s tests on SQLite alone: for suites whose subject does not depend on the store engine (the
- * fuzzers: the edge answers from its in-memory snapshot, the routes' queries are the same Kysely on
- * both), too heavy to run twice on CI's two cores.
+ * `fn`'s tests on SQLite alone: for suites whose subject does not depend on the store engine, too
+ * heavy to run twice on CI's two cores. The fuzzers: the routes' queries are the same Kysely on both.
+ * The edge's suites (VAST, OpenRTB in and out, the Prebid endpoints, events, the tag test): the edge
+ * answers from its in-memory snapshot, and what the engine changes is only how the snapshot is read,
+ * which the snapshot's own suites prove on both stores (supplyRead, campaignDelta, snapshotRebuild).
+ * A suite that saves something the edge then serves through a store path of its own (a list kind,
+ * an entity's new columns) stays on forEachStore.
  */
 export function onSqliteStore(fn: (t: TestStore) => void, options: { seed?: boolean } = {}): void {
   describe('sqlite', () => fn(openTestStore('sqlite', options.seed ?? true)));

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Bid, type BidRequest, type BidResponse } from '@adplane/shared';
 import { expect, it } from 'vitest';
 import { CurrencyRates } from '../src/edge/ortb/currency.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { checkBidResponse } from './bidResponseCheck.js';
 import { dspTenant, expectBid, expectNoBid } from './tenantFixture.js';
 
@@ -30,7 +30,7 @@ const convert = (price: number, from: string, to: string) => price * RATES.rate(
 const checkResponse = (request: BidRequest, response: BidResponse): Bid[] =>
   checkBidResponse(request, response, { convert });
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   const dsp = dspTenant(t, async (dsp) => {
     dsp.app.edge.currency.current = RATES;
     await dsp.supplier('supplier', 'Exchange samples', { marginPercent: 20 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type Bid, type BidRequest, type BidResponse } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { checkBidResponse, permittedSizes } from './bidResponseCheck.js';
 import { dspTenant, expectBid, expectNoBid } from './tenantFixture.js';
 
@@ -36,7 +36,7 @@ function checkResponse(request: BidRequest, response: BidResponse): Bid[] {
   });
 }
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   const dsp = dspTenant(t, async (dsp) => {
     await dsp.supplier('supplier', 'Inbound SSP', { marginPercent: 20 });
     await dsp.supplier('other', 'Another SSP', { marginPercent: 20 });

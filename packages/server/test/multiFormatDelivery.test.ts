@@ -3,7 +3,7 @@ import { type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { dspTenant } from './tenantFixture.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
 import { edgeRequest } from './edgeClient.js';
 
@@ -38,7 +38,7 @@ interface Row {
   ivt: number;
 }
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   let bidders: TestBidders;
   const dsp = dspTenant(
     t,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { inlineVast } from './demandServers.js';
 import { dspTenant } from './tenantFixture.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
 import { edgeRequest } from './edgeClient.js';
 
@@ -50,7 +50,7 @@ const spotWithDurfloors = (durfloors: object[]) => ({ ...spotVideo, durfloors })
 /** What our second exchange answers when it has nothing to say: no bid. */
 const NO_BID = { status: 204 };
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   let bidders: TestBidders;
   const dsp = dspTenant(
     t,

@@ -1,7 +1,7 @@
 import { type DecisionTrace, SeededRandom } from '@adplane/shared';
 import { beforeAll, expect, it } from 'vitest';
 import { edgeRequest } from './edgeClient.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 import { midHourClock } from './testTime.js';
 
@@ -24,7 +24,7 @@ const seeded = (seed: number): (() => number) => {
   return () => r.next();
 };
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   const clock = midHourClock();
   const publisher = publisherTenant(
     t,

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { type DecisionTrace } from '@adplane/shared';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 import { edgeRequest } from './edgeClient.js';
@@ -13,7 +13,7 @@ import { edgeRequest } from './edgeClient.js';
  * demand, and for a supplier's OpenRTB request answered through an RTB channel; an `adm` with no ad
  * to play is a counted no-fill with its VAST code, its error tracker told as well.
  */
-forEachStore((t) => {
+onSqliteStore((t) => {
   const publisher = publisherTenant(
     t,
     async (publisher) => {

@@ -2,7 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TAG_TEST_PATH, type TagTestAnswer } from '@adplane/shared';
 import { startDemandServer, type DemandServer } from './demandServers.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { as, buildTestApp, createAs, onSqliteStore, login } from './helpers.js';
 
 /**
  * No SSRF through demand (http/outboundAddress.ts), through the real app with private addresses
@@ -11,7 +11,7 @@ import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
  * origin is callable: here a local demand server plays it (ADPLANE_HOST), and a second one, on
  * another port, is just another loopback address.
  */
-forEachStore((t) => {
+onSqliteStore((t) => {
   let app: FastifyInstance;
   let trusted: DemandServer;
   let other: DemandServer;

@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { type BidResponse } from '@adplane/shared';
-import { buildTestApp, forEachStore } from './helpers.js';
+import { buildTestApp, onSqliteStore } from './helpers.js';
 import { prebidPublisher } from './tenantFixture.js';
 import { CACHE_WRITES_PER_ADDRESS } from '../src/edge/doors/prebidServer/prebidEntries.js';
 import AjvDraft04 from 'ajv-draft-04';
@@ -80,7 +80,7 @@ const videoImp = (channel: string, id = 'div-video'): Obj => ({
   ext: { prebid: { bidder: { adplane: { channel } }, adunitcode: id } },
 });
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   const publisher = prebidPublisher(t, {
     label: 'Prebid',
     imageUrl: 'https://cdn.example.com/b300x250.png',

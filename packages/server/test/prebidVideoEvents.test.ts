@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type VastVersion } from '../src/edge/vast/vastVersion.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 
@@ -59,7 +59,7 @@ const videoImp = (channel: string, id: string): Obj => ({
 const impressionsOf = (xml: string): string[] =>
   [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]*)\]\]><\/Impression>/g)].map((m) => m[1]!);
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   const publisher = publisherTenant(
     t,
     async (publisher) => {

@@ -2,7 +2,7 @@ import { TAG_TEST_PATH } from '@adplane/shared';
 import { expect, it } from 'vitest';
 import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { forEachStore } from './helpers.js';
+import { onSqliteStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 import { schemaErrors } from './vastSchema.js';
 import { edgeRequest } from './edgeClient.js';
@@ -15,7 +15,7 @@ import { edgeRequest } from './edgeClient.js';
  * call, bid and win and the marketplace revenue. A PreBid tag goes to a (fake) Prebid Server with
  * its partner's parameters.
  */
-forEachStore((t) => {
+onSqliteStore((t) => {
   const publisher = publisherTenant(
     t,
     async (publisher) => {

@@ -6,7 +6,7 @@ import { type Settings } from '../src/settings.js';
 import { HOP_HEADER, NOFILL_HEADER } from '../src/edge/request/demandHops.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
 import { until } from './deliveryEngines.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { as, buildTestApp, createAs, onSqliteStore, login } from './helpers.js';
 
 /**
  * Demand on the edge's own entry points (request/demandHops.ts, http/ownEntryPoints.ts), on a real
@@ -73,7 +73,7 @@ const CPM = { type: 'cpm', cpm: 2_000_000 };
 const FLOOR = { floorCpm: 100_000_000 };
 const RTB_PRICE = { type: 'revshare', percent: 100 };
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   describe('by default', () => {
     let e: Edge;
     let demand: DemandServer;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TAG_TEST_PATH, type TagTestAnswer } from '@adplane/shared';
 import { SAMPLE_UA_BY_OS } from '../src/edge/doors/tagTest/sampleUserAgents.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { as, buildTestApp, createAs, onSqliteStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
 import { edgeRequest } from './edgeClient.js';
 
@@ -13,7 +13,7 @@ import { edgeRequest } from './edgeClient.js';
  */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   let app: FastifyInstance;
   let demand: DemandServer;
   let cookie: string;

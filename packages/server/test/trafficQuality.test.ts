@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BidRequest, TAG_TEST_PATH, type TagTestAnswer } from '@adplane/shared';
 import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { as, buildTestApp, createAs, onSqliteStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
 import { edgeRequest } from './edgeClient.js';
 
@@ -27,7 +27,7 @@ interface Counted {
   ivt: number;
 }
 
-forEachStore((t) => {
+onSqliteStore((t) => {
   let app: FastifyInstance;
   let cookie: string;
   const ids: Record<string, { id: number; uid: string }> = {};
