@@ -3,9 +3,10 @@ import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners } from './accounts.js';
 import { type CampaignBook } from './campaignBook.js';
 import { type CampaignColumns } from './campaignColumns.js';
-import { type CampaignFacts, compileCampaigns, nextFlightEnd, tenantIndex } from './campaigns.js';
+import { type CampaignFacts, compileCampaignSlices, nextFlightEnd, tenantIndex } from './campaigns.js';
 import { OverlayMap } from './overlayMap.js';
 import { type CampaignUses } from './setAside.js';
+import { type Sliced, SLICE_ROWS } from './slices.js';
 import { type SetAsideReason, type SnapCampaign, type SnapCreative } from './types.js';
 
 /**
@@ -63,13 +64,14 @@ const ROTATED_TENANTS = 20;
  * take: the accounts changed (a tenant's switch, zone or DSP view, an advertiser's name reach every
  * campaign of theirs), a flight ended since (`nextEnd`), or too many campaigns changed; the caller
  * then compiles every campaign. `last.uses` is updated in place: a caller keeps `last` only through
- * what this answers.
+ * what this answers. Cut into slices (slices.ts): the changed campaigns' compile, and the tenants'
+ * indexes by SLICE_ROWS campaigns, as a full build's are.
  */
-export function updateCampaigns(
+export function* updateCampaignSlices(
   last: CampaignsBuilt,
   input: CampaignInputs,
   rotate: { next: number },
-): CampaignsBuilt | null {
+): Sliced<CampaignsBuilt | null> {
   if (input.accountsKey !== last.accountsKey || input.now >= last.nextEnd) return null;
   const affected = new Set(input.changedCampaigns);
   if (affected.size > MOST_CHANGED) return null;
@@ -95,7 +97,7 @@ export function updateCampaigns(
   }
   const { book } = input;
   const aside = new Map<number, SetAsideReason[]>();
-  const made = compileCampaigns(
+  const made = yield* compileCampaignSlices(
     rows,
     input.owners,
     input.creatives,
@@ -121,7 +123,13 @@ export function updateCampaigns(
   rotate.next = order.length ? (rotate.next + ROTATED_TENANTS) % order.length : 0;
 
   const index = new Map(last.index);
+  let inSlice = 0;
   for (const tenantId of tenants) {
+    if (inSlice >= SLICE_ROWS) {
+      inSlice = 0;
+      yield;
+    }
+    inSlice += last.index.get(tenantId)?.items.length ?? 0;
     const list = (last.index.get(tenantId)?.items ?? []).filter((c) => !affected.has(c.id));
     for (const c of made.values()) if (c.tenantId === tenantId) list.push(c);
     if (list.length) index.set(tenantId, tenantIndex(list));

@@ -15,15 +15,16 @@ import { channelLayout } from './channelLayout.js';
 import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
 import { record, rowReasons } from './setAside.js';
+import { type Sliced, SUPPLY_SLICE_ROWS } from './slices.js';
 import { type SetAsideReason, type SnapChannel, type SnapDemand, type SnapTag } from './types.js';
 
 /**
  * Channels by uid. A channel that cannot serve (paused, archived, paused account) stays in the
  * snapshot with `serving: false`, so its requests get an empty VAST and a counted reason, not a 404.
  * Only tags of the channel's own tenant are called. Why a channel does not serve goes into `setAside`
- * (setAside.ts).
+ * (setAside.ts). Cut into slices of SUPPLY_SLICE_ROWS rows (slices.ts).
  */
-export function compileChannels(
+export function* compileChannelSlices(
   rows: readonly ChannelRow[],
   owners: Owners,
   tags: { live: ReadonlyMap<number, SnapTag>; idle: ReadonlyMap<number, string> },
@@ -31,9 +32,14 @@ export function compileChannels(
   blocks?: CategoryBlocksCompiler,
   setAside?: Map<number, SetAsideReason[]>,
   floorTables?: ReadonlyMap<number, DynamicFloorTable>,
-): Map<number, SnapChannel> {
+): Sliced<Map<number, SnapChannel>> {
   const out = new Map<number, SnapChannel>();
+  let inSlice = 0;
   for (const c of rows) {
+    if (++inSlice > SUPPLY_SLICE_ROWS) {
+      inSlice = 1;
+      yield;
+    }
     if (!c.uid || c.tenantId === null) continue;
     const { demand, idleTags } = demandOf(c.demand, c.tenantId, tags);
     const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;

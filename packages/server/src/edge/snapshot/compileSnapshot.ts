@@ -28,23 +28,23 @@ import {
   indexCampaignSlices,
   nextFlightEnd,
 } from './campaigns.js';
-import { type CampaignsBuilt, changedKeys, updateCampaigns } from './campaignDelta.js';
+import { type CampaignsBuilt, changedKeys, updateCampaignSlices } from './campaignDelta.js';
 import { withTurns } from './slices.js';
 import { readCampaign } from './campaignRead.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
-import { compileChannels } from './channels.js';
+import { compileChannelSlices } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
 import { loadFloorTables } from '../../store/dynamicFloors.js';
 import { ParsedRows } from './parsedRows.js';
 import { compileAdExchanges, compileDeals, compileSuppliers, compileSupplyDeals } from './programmatic.js';
 import { DEPARTED_MS } from './departed.js';
-import { compileLeftTags, compileTags } from './tags.js';
+import { compileLeftTags, compileTagSlices } from './tags.js';
 import {
   CampaignUses,
   newSetAside,
   recordUnreachedDemand,
-  recordUnreachedSupply,
+  recordUnreachedSupplySlices,
   withUnservedAssignments,
 } from './setAside.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
@@ -72,9 +72,9 @@ const loopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * the objects of unchanged campaigns, creatives and targetings (./kept.ts).
  *
  * The compile runs on the serving thread while the current snapshot serves: it hands the event loop
- * back between its steps (`between`, a loop turn), and inside the long ones (the campaigns' compile
- * and index) between slices of a few thousand rows (slices.ts), so that requests wait behind one
- * slice, not the whole build. Nothing a step writes is read by the snapshot that serves meanwhile (compiled objects are
+ * back between its steps (`between`, a loop turn), and inside the long ones (the campaigns' compile,
+ * update and index; the tags', the channels' and what the supply cannot reach) between slices of a
+ * thousand to a few thousand rows (slices.ts), so that requests wait behind one slice, not the whole build. Nothing a step writes is read by the snapshot that serves meanwhile (compiled objects are
  * new or kept unchanged; campaign columns are written once, campaignBook.ts).
  */
 export class SnapshotCompiler {
@@ -113,19 +113,17 @@ export class SnapshotCompiler {
     made: { accountsKey: string; floorTables: Awaited<ReturnType<typeof loadFloorTables>>; floorTablesKey: string },
   ): Promise<SupplyBuilt> {
     const aside = { tags: new Map<number, SetAsideReason[]>(), channels: new Map<number, SetAsideReason[]>() };
-    const snapTags = compileTags(tags, owners, targetings, aside.tags);
+    const snapTags = await withTurns(compileTagSlices(tags, owners, targetings, aside.tags), this.between);
     await this.between();
-    const snapChannels = compileChannels(
-      channels,
-      owners,
-      snapTags,
-      targetings,
-      categoryBlocks,
-      aside.channels,
-      made.floorTables,
+    const snapChannels = await withTurns(
+      compileChannelSlices(channels, owners, snapTags, targetings, categoryBlocks, aside.channels, made.floorTables),
+      this.between,
     );
     await this.between();
-    recordUnreachedSupply(aside, { channels: snapChannels, tags: snapTags.live, campaignIndex }, tags);
+    await withTurns(
+      recordUnreachedSupplySlices(aside, { channels: snapChannels, tags: snapTags.live, campaignIndex }, tags),
+      this.between,
+    );
     return {
       accountsKey: made.accountsKey,
       floorTablesKey: made.floorTablesKey,
@@ -216,25 +214,28 @@ export class SnapshotCompiler {
     this.campaignsBuilt = undefined;
     let built =
       last &&
-      updateCampaigns(
-        last,
-        {
-          owners,
-          accountsKey,
-          targetings: compiledTargetings,
-          targetingsChanged,
-          creatives: snapCreatives,
-          creativesAside: setAside.creatives,
-          creativeName,
-          now,
-          rows: r.campaigns,
-          columns: this.campaignColumns,
-          changedCampaigns: r.campaigns.changedIds,
-          changedCreatives: r.creatives.changedIds,
-          book: this.kept.campaigns,
-        },
-        this.rotate,
-      );
+      (await withTurns(
+        updateCampaignSlices(
+          last,
+          {
+            owners,
+            accountsKey,
+            targetings: compiledTargetings,
+            targetingsChanged,
+            creatives: snapCreatives,
+            creativesAside: setAside.creatives,
+            creativeName,
+            now,
+            rows: r.campaigns,
+            columns: this.campaignColumns,
+            changedCampaigns: r.campaigns.changedIds,
+            changedCreatives: r.creatives.changedIds,
+            book: this.kept.campaigns,
+          },
+          this.rotate,
+        ),
+        this.between,
+      ));
     // the stored campaigns as rows: read by a full compile and by the first build's departed ones
     let campaigns: CampaignFacts[] = [];
     this.lastBuildFull = !built;

@@ -10,6 +10,7 @@ import {
 import { budgetSpent } from '../../delivery/pacing.js';
 import { type Owners, ownerStopping } from './accounts.js';
 import { OverlayMap } from './overlayMap.js';
+import { type Sliced, SUPPLY_SLICE_ROWS } from './slices.js';
 import {
   type SetAside,
   type SetAsideReason,
@@ -24,7 +25,7 @@ import {
  * function that leaves a row out (creatives.ts, campaigns.ts, tags.ts, programmatic.ts) or keeps a
  * channel that does not serve (channels.ts) records the row's reasons here, from the same predicates
  * it decided with (`isLive`, `ownerStopping`, the creative's approval, the DSP view, the flight), and
- * `recordUnreachedSupply` and `recordUnreachedDemand` add what the compiled snapshot cannot reach. `deliveryStates` then answers for
+ * `recordUnreachedSupplySlices` and `recordUnreachedDemand` add what the compiled snapshot cannot reach. `deliveryStates` then answers for
  * rows by id, adding the rules of the moment: a flight not started or ended since the build (as the
  * campaign source and the deal match check it), and delivery control's counts (budgets spent, even
  * pacing ahead, a tag's daily caps).
@@ -150,16 +151,22 @@ export function record(map: Map<number, SetAsideReason[]>, id: number, reasons: 
 
 /**
  * What the compiled supply cannot reach: a live tag no channel lists (or only channels that do not
- * serve), a channel with no live tag and no campaign of its account.
+ * serve), a channel with no live tag and no campaign of its account. Cut into slices of
+ * SUPPLY_SLICE_ROWS channels, then tags (slices.ts).
  */
-export function recordUnreachedSupply(
+export function* recordUnreachedSupplySlices(
   into: Pick<SetAsideMaps, 'channels' | 'tags'>,
   snapshot: Pick<Snapshot, 'channels' | 'tags' | 'campaignIndex'>,
   tagRows: readonly { id: number }[],
-): void {
+): Sliced<void> {
   const listed = new Set<number>();
   const served = new Set<number>();
+  let inSlice = 0;
   for (const ch of snapshot.channels.values()) {
+    if (++inSlice > SUPPLY_SLICE_ROWS) {
+      inSlice = 1;
+      yield;
+    }
     for (const d of ch.demand) {
       listed.add(d.tag.id);
       if (ch.serving) served.add(d.tag.id);
@@ -172,6 +179,10 @@ export function recordUnreachedSupply(
       });
   }
   for (const t of tagRows) {
+    if (++inSlice > SUPPLY_SLICE_ROWS) {
+      inSlice = 1;
+      yield;
+    }
     if (!listed.has(t.id)) add(into.tags, t.id, { code: 'no_channel' });
     else if (snapshot.tags.has(t.id) && !served.has(t.id)) add(into.tags, t.id, { code: 'channels_not_serving' });
   }

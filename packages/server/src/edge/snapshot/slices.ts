@@ -8,6 +8,12 @@ export type Sliced<T> = Generator<void, T, void>;
 /** Rows of a step compiled between two turns: a few milliseconds of a core at the bench's sizes. */
 export const SLICE_ROWS = 4_000;
 
+/**
+ * Demand tags and channels compiled between two turns: a channel's row costs about five campaigns'
+ * (its demand list, floor rules, split arms and layout), 10,000 channels about 50 ms at once.
+ */
+export const SUPPLY_SLICE_ROWS = 1_000;
+
 /** Runs `step` to its end without a pause. */
 export function atOnce<T>(step: Sliced<T>): T {
   for (;;) {

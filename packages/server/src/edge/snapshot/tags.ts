@@ -2,22 +2,28 @@ import { type DemandTagRow, isLive } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { earliest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { record, rowReasons, zeroCapReasons } from './setAside.js';
+import { type Sliced, SUPPLY_SLICE_ROWS } from './slices.js';
 import { type LeftAt, type SetAsideReason, type SnapTag } from './types.js';
 
 /**
  * Demand tags, live or not (a channel's trace names an idle tag); `live` says whether it may be called.
  * Why each idle one was left out goes into `setAside` (setAside.ts), and so does a live tag's cap of 0
- * (delivery control never calls it).
+ * (delivery control never calls it). Cut into slices of SUPPLY_SLICE_ROWS rows (slices.ts).
  */
-export function compileTags(
+export function* compileTagSlices(
   rows: readonly DemandTagRow[],
   owners: Owners,
   targetings: ReadonlyMap<number, CompiledTargeting>,
   setAside?: Map<number, SetAsideReason[]>,
-): { live: Map<number, SnapTag>; idle: Map<number, string> } {
+): Sliced<{ live: Map<number, SnapTag>; idle: Map<number, string> }> {
   const live = new Map<number, SnapTag>();
   const idle = new Map<number, string>();
+  let inSlice = 0;
   for (const t of rows) {
+    if (++inSlice > SUPPLY_SLICE_ROWS) {
+      inSlice = 1;
+      yield;
+    }
     if (setAside) {
       if (!isLive(t) || !ownersServe(owners, t.tenantId, { advertiserId: t.advertiserId }))
         record(setAside, t.id, rowReasons(t, owners, t.tenantId, { advertiserId: t.advertiserId }));
