@@ -29,7 +29,7 @@ import {
   nextFlightEnd,
 } from './campaigns.js';
 import { type CampaignsBuilt, changedKeys, updateCampaignSlices } from './campaignDelta.js';
-import { withTurns } from './slices.js';
+import { oneByOne, withTurns } from './slices.js';
 import { readCampaign } from './campaignRead.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannelSlices } from './channels.js';
@@ -171,26 +171,29 @@ export class SnapshotCompiler {
       sdkapps,
       appConfig,
       supplyDeals,
-    ] = await Promise.all([
-      loadAccounts(db),
-      loadFloorTables(db),
-      r.channels.load(db, sink),
-      r.tags.load(db, sink),
-      r.campaigns.refresh(db),
-      r.creatives.load(db, sink),
-      r.targetings.load(db, sink),
-      r.applists.load(db, sink),
-      r.publists.load(db, sink),
-      r.crelists.load(db, sink),
-      r.iplists.load(db, sink),
-      r.sups.load(db, sink),
-      r.adexchanges.load(db, sink),
-      r.deals.load(db, sink),
-      r.ivts.load(db, sink),
-      r.sdkapps.load(db, sink),
-      getAppConfig(db),
-      r.supplydeals.load(db, sink),
-    ]);
+    ] = await oneByOne(
+      [
+        () => loadAccounts(db),
+        () => loadFloorTables(db),
+        () => r.channels.load(db, sink),
+        () => r.tags.load(db, sink),
+        () => r.campaigns.refresh(db),
+        () => r.creatives.load(db, sink),
+        () => r.targetings.load(db, sink),
+        () => r.applists.load(db, sink),
+        () => r.publists.load(db, sink),
+        () => r.crelists.load(db, sink),
+        () => r.iplists.load(db, sink),
+        () => r.sups.load(db, sink),
+        () => r.adexchanges.load(db, sink),
+        () => r.deals.load(db, sink),
+        () => r.ivts.load(db, sink),
+        () => r.sdkapps.load(db, sink),
+        () => getAppConfig(db),
+        () => r.supplydeals.load(db, sink),
+      ] as const,
+      this.between,
+    );
     const owners = compileOwners(accounts);
     // what the owners are compiled from (an account's updatedAt only dates a first build's departed ones)
     const accountsKey = JSON.stringify(accounts, (key, value: unknown) => (key === 'updatedAt' ? undefined : value));

@@ -22,6 +22,23 @@ export function atOnce<T>(step: Sliced<T>): T {
   }
 }
 
+/**
+ * Runs `loads` one after another, awaiting `between` (a loop turn) after each, and answers their
+ * values in order. The embedded store answers a query on the serving thread, and promises settled
+ * together run as one task: loads run side by side would hold the loop for all of their reads.
+ */
+export async function oneByOne<T extends readonly (() => Promise<unknown>)[]>(
+  loads: T,
+  between: () => Promise<void>,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const values: unknown[] = [];
+  for (const load of loads) {
+    values.push(await load());
+    await between();
+  }
+  return values as { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+}
+
 /** Runs `step`, awaiting `between` (a loop turn) after each of its slices. */
 export async function withTurns<T>(step: Sliced<T>, between: () => Promise<void>): Promise<T> {
   for (;;) {
