@@ -2,7 +2,7 @@ import { type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn, useMode } from '../support/session.js';
+import { logIn } from '../support/session.js';
 
 /**
  * A split channel's A/B result in the console (docs/reports.md, "A/B arms compared"), in Chromium
@@ -40,8 +40,8 @@ interface ArmRow {
 }
 
 test("a split channel's drawer compares its arms with the numbers of the report by arm", async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
+  // the rows are made and served with API calls: the console opens once, on the channels' list
+  await logIn(page, 'demand');
   // the demo's own demand partner above every campaign of the demo workspace: it fills each request
   const tag = (price: number) =>
     create(page, 'tags', {
@@ -100,7 +100,7 @@ test("a split channel's drawer compares its arms with the numbers of the report 
 
   // the drawer's A/B result says the same
   const channels = new ResourcePage(page, 'channels', '/channels');
-  await channels.open();
+  await channels.openAs('demand', 'ssp');
   await channels.search(channelName);
   await channels.openRow(channelName);
   await channels.drawer.getByTestId('channel-split-result').click();
@@ -135,8 +135,7 @@ function hoursWhereBEarnsMore(now: number): Record<string, unknown>[] {
 }
 
 test('the A/B result says which arm earns more when the intervals do not overlap', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
+  await logIn(page, 'demand');
   const tag = (price: number) =>
     create(page, 'tags', {
       name: `AB significant arm at $${price} ${run}`,
@@ -167,7 +166,7 @@ test('the A/B result says which arm earns more when the intervals do not overlap
   );
 
   const channels = new ResourcePage(page, 'channels', '/channels');
-  await channels.open();
+  await channels.openAs('demand', 'ssp');
   await channels.search(name);
   await channels.openRow(name);
   await channels.drawer.getByTestId('channel-split-result').click();

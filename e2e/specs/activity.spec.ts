@@ -1,6 +1,6 @@
 import { expect, test } from '../support/test.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { openFromNavMenu, signIn } from '../support/session.js';
+import { openFromNavMenu, signIn, signInAt } from '../support/session.js';
 
 const server = EDITION_SERVERS.CTVMediaV2V;
 
@@ -30,8 +30,7 @@ test('User Activity shows who changed which fields, before and after', async ({ 
 });
 
 test('User Activity is not open to a subpublisher, who is told why', async ({ page }) => {
-  await signIn(page, 'sub', undefined, server.url);
-  await page.goto(`${server.url}/log`);
+  await signInAt(page, 'sub', `${server.url}/log`);
   await expect(page.getByTestId('closed-page-reason')).toHaveText(
     'This page is for demand accounts and admins, and this account is a subpublisher',
   );

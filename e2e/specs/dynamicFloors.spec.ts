@@ -2,7 +2,6 @@ import { type Locator, type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { exactRow, inputOf, rowId } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { signIn, useMode } from '../support/session.js';
 
 /**
  * A dynamic floor, end to end: a demo channel with a month of history is switched to a dynamic floor
@@ -27,10 +26,8 @@ async function openTagTest(page: Page, name: string): Promise<Locator> {
 test('a dynamic floor set in the channel form is computed from its clearing prices, shown with why, and in force in the tag test', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
   const channels = new ResourcePage(page, 'channels', '/channels');
-  await channels.open();
+  await channels.openAs('demand', 'ssp');
   await channels.openRow(CHANNEL);
   const drawer = channels.drawer;
 

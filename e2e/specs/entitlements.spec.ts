@@ -1,7 +1,7 @@
 import { type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { signIn, signInAt } from '../support/session.js';
 
 /**
  * In Chromium: mode and edition are not only menus (docs/security.md). A tenant without the DSP
@@ -45,9 +45,8 @@ test('a tenant without the DSP view cannot open DSP pages by URL, and the API re
 test("acme's advertisers and targetings pages leave out what its tenant cannot use, and keep the session", async ({
   page,
 }) => {
-  await signIn(page, 'acme');
   const calls = watchApi(page);
-  await page.goto('/advertisers');
+  await signInAt(page, 'acme', '/advertisers');
   await expect(page.getByTestId('page-advs')).toBeVisible();
   await expect(page.locator('.ant-table-thead')).toContainText('Tags');
   await expect(page.locator('.ant-table-thead')).not.toContainText('Campaigns');
@@ -76,13 +75,11 @@ test('edition-only pages open in their edition only, in the console and the API'
 
   // In the V2V edition the lists are there; Managers and User Activity are CTVMediaV2V's.
   const v2v = EDITION_SERVERS.V2V.url;
-  await signIn(page, 'demand', undefined, v2v);
-  await page.goto(`${v2v}/crelists`);
+  await signInAt(page, 'demand', `${v2v}/crelists`);
   await expect(page.getByTestId('page-crelists')).toBeVisible();
   await page.goto(`${v2v}/managers`);
   await expect(page.getByTestId('closed-page-reason')).toHaveText('Managers are not part of this edition (V2V)');
   const ctv = EDITION_SERVERS.CTVMediaV2V.url;
-  await signIn(page, 'demand', undefined, ctv);
-  await page.goto(`${ctv}/managers`);
+  await signInAt(page, 'demand', `${ctv}/managers`);
   await expect(page.getByTestId('page-managers')).toBeVisible();
 });

@@ -2,7 +2,7 @@ import { type Locator, type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { exactRow, inputOf, openedModal, pickOption, rowId } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { openFromUserMenu, signIn, useMode } from '../support/session.js';
+import { openFromUserMenu, signInAt } from '../support/session.js';
 
 /**
  * Floor rules on a channel, end to end: made in the channel form (fields, rules, a default), the
@@ -39,10 +39,8 @@ async function openTagTest(page: Page, name: string): Promise<Locator> {
 test('floor rules made in the channel form preview the rule a request gets, save, and the tag test shows the floor in force and why', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
   const channels = new ResourcePage(page, 'channels', '/channels');
-  await channels.open();
+  await channels.openAs('demand', 'ssp');
   await channels.startNew();
   const drawer = channels.drawer;
   await page.getByTestId('channel-name').fill(channelName);
@@ -134,8 +132,8 @@ async function accountRules(page: Page, fill: ((modal: Locator) => Promise<void>
 }
 
 test("the account's floor rules, set in the profile, are the floor of a channel without its own", async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
+  // the channels' list, where the test goes on after the profile
+  await signInAt(page, 'demand', '/channels', 'ssp');
   await accountRules(page, async (modal) => {
     await fillRule(modal, 0, ['video', '*'], '0.10');
     await sample(modal, { 'Media type': 'video', Size: '640x360' });

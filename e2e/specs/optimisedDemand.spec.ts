@@ -1,7 +1,6 @@
 import { expect, test } from '../support/test.js';
 import { exactRow, inputOf, pickOption, rowId } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { signIn, useMode } from '../support/session.js';
 
 /**
  * An optimised demand order and an A/B split, end to end: switched on in the channel form
@@ -15,10 +14,8 @@ const channelName = `E2E Optimised order ${Date.now().toString(36)}`;
 test('the channel form optimises the demand order, pins a tag, and the tag test says why the tags were called in that order', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
   const channels = new ResourcePage(page, 'channels', '/channels');
-  await channels.open();
+  await channels.openAs('demand', 'ssp');
   await channels.startNew();
   const drawer = channels.drawer;
   await page.getByTestId('channel-name').fill(channelName);

@@ -5,7 +5,7 @@ import { exactRow } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { videoCreativeBody } from '../support/sampleRows.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn, useMode } from '../support/session.js';
+import { logIn, signInAt } from '../support/session.js';
 
 /**
  * Live campaign pacing (list column and drawer), "Used by" in drawers with links that open the using
@@ -35,8 +35,6 @@ async function jsonOf<T>(res: APIResponse | Response): Promise<T> {
 }
 
 test('the campaign list shows live spent / target, and the drawer the pacing panel', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
   // the list refreshes its pacing every 15 s and an even campaign's target grows by the second:
   // the cells are checked against the latest answer the console read
   const isPacing = (r: Response) => r.url().includes('/api/demand/campaigns/pacing?ids=');
@@ -50,7 +48,7 @@ test('the campaign list shows live spent / target, and the drawer the pacing pan
   });
   const answer = page.waitForResponse(isPacing);
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
-  await campaigns.open();
+  await campaigns.openAs('demand', 'dsp');
   const live = (await (await answer).json()) as { campaigns: Pacing[] };
   expect(live.campaigns.length).toBeGreaterThan(0);
   await expect(async () => {
@@ -77,8 +75,8 @@ test('the campaign list shows live spent / target, and the drawer the pacing pan
 });
 
 test('a demand tag shows the channels that use it, and a link opens the channel', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
+  // the tags' list: a page of the console for the calls below, reopened on the tag after them
+  await signInAt(page, 'demand', '/tags', 'ssp');
   const run = Date.now() % 100_000;
   const ids = await page.evaluate(async (r) => {
     const post = async (url: string, body: unknown) =>
@@ -125,8 +123,8 @@ test('bulk add to list puts the selected creatives into the picked creative list
   page,
 }) => {
   const server = EDITION_SERVERS.V2V;
-  await signIn(page, 'demand', undefined, server.url);
-  await useMode(page, 'dsp');
+  // the rows are made with API calls: the console opens once, on the creatives' list
+  await logIn(page, 'demand', server.url);
   const run = Date.now() % 100_000;
   const names = [0, 1].map((i) => `E2E listed ${run} ${i}`);
   const post = async (path: string, data: unknown) => {
@@ -140,7 +138,7 @@ test('bulk add to list puts the selected creatives into the picked creative list
   const list = await post('/api/demand/crelists', { name: `E2E creative list ${run}`, items: [] });
 
   const creatives = new ResourcePage(page, 'creatives', `${server.url}/creatives`);
-  await creatives.open();
+  await creatives.openAs('demand', 'dsp');
   await creatives.search(`E2E listed ${run}`);
   await expect(page.locator('.ant-table-row')).toHaveCount(2);
   for (const name of names) await exactRow(page, name).locator('.ant-checkbox-input').check();
@@ -159,7 +157,8 @@ test('bulk add to list puts the selected creatives into the picked creative list
 });
 
 test('apps seen in traffic go to an app list from /applications in one call', async ({ page }) => {
-  await signIn(page, 'demand');
+  // the list is made with an API call before the console opens on the page
+  await logIn(page, 'demand');
   const run = Date.now() % 100_000;
   const created = await page.request.post('/api/demand/applists', {
     data: { name: `E2E seen apps ${run}`, items: [] },
@@ -167,7 +166,7 @@ test('apps seen in traffic go to an app list from /applications in one call', as
   });
   expect(created.status()).toBe(201);
   const list = await jsonOf<{ id: number }>(created);
-  await page.goto('/applications');
+  await signInAt(page, 'demand', '/applications');
   const firstRow = page.getByTestId('observed-table').locator('.ant-table-row').first();
   await expect(firstRow).toBeVisible();
   const bundle = (await firstRow.locator('a').first().textContent())!.trim();

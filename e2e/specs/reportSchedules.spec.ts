@@ -1,7 +1,7 @@
 import { expect, test } from '../support/test.js';
 import { pickOption } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { signInAt } from '../support/session.js';
 
 /**
  * A saved report's schedules on the Saved Reports page: a user adds a weekly schedule in a time zone
@@ -12,8 +12,7 @@ const server = EDITION_SERVERS.default;
 test.describe.configure({ timeout: 120_000 });
 
 test('schedules a saved report, shows its next run and that mail is off, changes and deletes it', async ({ page }) => {
-  await signIn(page, 'demand', undefined, server.url);
-  await page.goto(`${server.url}/report`);
+  await signInAt(page, 'demand', `${server.url}/report`);
   await expect(page.getByTestId('report-title')).toHaveText('Create Report', { timeout: 30_000 });
   const name = `E2E scheduled ${Date.now()}`;
   await page.getByTestId('report-save').click();

@@ -3,7 +3,7 @@ import { presetRange } from '@adplane/shared';
 import { expect, test } from '../support/test.js';
 import { pickOption } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { signInAt } from '../support/session.js';
 
 /**
  * A saved report with a rolling period: picking the Yesterday preset marks the report Rolling and
@@ -24,8 +24,7 @@ async function formTimezone(page: Page): Promise<number> {
 const dateInputs = (page: Page) => page.getByTestId('report-form').getByRole('textbox', { name: /^(Start|End) date$/ });
 
 test('saves a Yesterday report as rolling and reopens it on its preset', async ({ page }) => {
-  await signIn(page, 'demand', undefined, server.url);
-  await page.goto(`${server.url}/report`);
+  await signInAt(page, 'demand', `${server.url}/report`);
   await expect(page.getByTestId('report-title')).toHaveText('Create Report', { timeout: 30_000 });
   await pickOption(page, page.getByTestId('report-preset'), 'Yesterday', '');
   await expect(page.getByTestId('report-rolling')).toBeVisible();

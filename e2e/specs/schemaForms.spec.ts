@@ -4,7 +4,6 @@ import { type Page } from '@playwright/test';
 import { expect, test } from '../support/test.js';
 import { formItem, inputOf } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { signIn, useMode } from '../support/session.js';
 
 /**
  * Forms check with the kind's shared schema (packages/shared kinds): rules that moved out of the forms
@@ -33,9 +32,8 @@ function countWrites(page: Page, api: string): { count: number } {
 test('a demand tag: the OpenRTB endpoint rule comes from the tag schema; a share and an unlimited cap save', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
   const tags = new ResourcePage(page, 'tags', '/tags');
-  await tags.open();
+  await tags.openAs('demand');
   const writes = countWrites(page, '/api/demand/tags');
   await tags.startNew();
   const d = tags.drawer;
@@ -61,10 +59,8 @@ test('a demand tag: the OpenRTB endpoint rule comes from the tag schema; a share
 });
 
 test('a display creative: the size rule comes from the creative schema', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
   const creatives = new ResourcePage(page, 'creatives', '/creatives');
-  await creatives.open();
+  await creatives.openAs('demand', 'dsp');
   const writes = countWrites(page, '/api/demand/creatives');
   await creatives.startNew();
   const d = creatives.drawer;
@@ -87,10 +83,8 @@ test('a display creative: the size rule comes from the creative schema', async (
 test('an ad exchange: the endpoint rule comes from the schema; the QPS limit is unlimited until typed', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
   const exchanges = new ResourcePage(page, 'adexchanges', '/adexchanges');
-  await exchanges.open();
+  await exchanges.openAs('demand', 'dsp');
   const writes = countWrites(page, '/api/demand/adexchanges');
   await exchanges.startNew();
   const d = exchanges.drawer;
@@ -110,10 +104,8 @@ test('an ad exchange: the endpoint rule comes from the schema; the QPS limit is 
 test('a campaign: budgets are unlimited until typed; the creative takes lists of domains and categories', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
-  await campaigns.open();
+  await campaigns.openAs('demand', 'dsp');
   await campaigns.startNew();
   await expect(page.getByTestId('campaign-total-budget-unlimited')).toBeChecked();
   await inputOf(page.getByTestId('campaign-daily-budget')).fill('250');
@@ -125,10 +117,8 @@ test('a campaign: budgets are unlimited until typed; the creative takes lists of
 test("a supplier: the QPS limit is 'unlimited' until typed (the rule left the form for the schema), and 0 stays a real zero", async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
   const sups = new ResourcePage(page, 'sups', '/suppliers');
-  await sups.open();
+  await sups.openAs('demand', 'dsp');
   const writes = countWrites(page, '/api/demand/sups');
   await sups.startNew();
   const d = sups.drawer;

@@ -4,7 +4,7 @@ import { RESOURCES, type ResourceKind } from '@adplane/shared';
 import { exactRow, formItem, openedModal, pickOption, rowId, stoppedMoving } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { openFromUserMenu, signIn, useMode } from '../support/session.js';
+import { openFromUserMenu, signIn, signInAt, useMode } from '../support/session.js';
 
 /**
  * A screenshot of every list page and of a few drawers at 1440x900, saved to
@@ -50,10 +50,13 @@ async function noHorizontalOverflow(page: Page): Promise<void> {
   ).toBeLessThanOrEqual(0);
 }
 
-/** Open a list page and check its heading, its table with rows, and the page width. */
+/**
+ * Open a list page (unless the console is on it already: signed in there) and check its heading, its
+ * table with rows, and the page width.
+ */
 async function listPage(page: Page, kind: ResourceKind, url: string, hasRows = true): Promise<void> {
   const def = RESOURCES[kind];
-  await page.goto(url);
+  if (new URL(page.url()).pathname !== url) await page.goto(url);
   const card = page.getByTestId(`page-${kind}`);
   await expect(card).toBeVisible();
   await expect(card.locator('.ant-card-head-title')).toHaveText(def.plural);
@@ -72,22 +75,20 @@ const SSP_PAGES: ResourceKind[] = ['channels', 'tags', 'subs', 'advs', 'targetin
 const DSP_PAGES: ResourceKind[] = ['campaigns', 'creatives', 'sups', 'adexchanges', 'deals'];
 
 test('every list page of the SSP view', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
+  await signInAt(page, 'demand', RESOURCES[SSP_PAGES[0]!].route, 'ssp');
   for (const kind of SSP_PAGES) await listPage(page, kind, RESOURCES[kind].route);
 });
 
 test('every list page of the DSP view', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
+  await signInAt(page, 'demand', RESOURCES[DSP_PAGES[0]!].route, 'dsp');
   for (const kind of DSP_PAGES) await listPage(page, kind, RESOURCES[kind].route);
 });
 
 test('the lists of the V2V edition and the admin pages', async ({ page }) => {
   const v2v = EDITION_SERVERS.V2V.url;
-  await signIn(page, 'demand', undefined, v2v);
+  await signInAt(page, 'demand', `${v2v}${RESOURCES.crelists.route}`);
   for (const kind of ['crelists', 'publists'] as const) {
-    await page.goto(`${v2v}${RESOURCES[kind].route}`);
+    if (new URL(page.url()).pathname !== RESOURCES[kind].route) await page.goto(`${v2v}${RESOURCES[kind].route}`);
     const card = page.getByTestId(`page-${kind}`);
     await expect(card.locator('.ant-card-head-title')).toHaveText(RESOURCES[kind].plural);
     await expect(card.locator('.ant-table')).toBeVisible();
@@ -95,7 +96,7 @@ test('the lists of the V2V edition and the admin pages', async ({ page }) => {
     await page.screenshot({ path: `${DIR}/list-${kind}.png` });
   }
   await page.context().clearCookies();
-  await signIn(page, 'admin');
+  await signInAt(page, 'admin', RESOURCES.demands.route);
   await listPage(page, 'demands', RESOURCES.demands.route);
   await listPage(page, 'tooltips', RESOURCES.tooltips.route, false);
 });
@@ -103,9 +104,7 @@ test('the lists of the V2V edition and the admin pages', async ({ page }) => {
 test('drawers: a long editable one with its jump links, and the pixel example call inside its drawer', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
-  await page.goto('/campaigns');
+  await signInAt(page, 'demand', '/campaigns', 'dsp');
   await page.locator('[data-testid^="row-open-"]').first().click();
   const drawer = page.getByTestId('resource-drawer');
   await expect(drawer.getByTestId('form-jump-links')).toBeVisible();
@@ -132,8 +131,7 @@ test('drawers: a long editable one with its jump links, and the pixel example ca
 test("a targeting's Content tab: the content categories and the blocked ad categories, each its own tree", async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  await page.goto('/targetings');
+  await signInAt(page, 'demand', '/targetings');
   await page.locator('[data-testid^="row-open-"]').first().click();
   const drawer = page.getByTestId('resource-drawer');
   await drawer.getByRole('tab', { name: /Content/ }).click();
@@ -160,12 +158,10 @@ test('the read-only profile of a subpublisher', async ({ page }) => {
 });
 
 test('a read-only drawer: an archived campaign, its empty fields showing the empty mark', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
   // A copy of a demo campaign without deals or suppliers, archived: a row that opens read-only (and, paused, never bids).
   const name = 'Crescent Auto - Spring Sales Event display';
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
-  await campaigns.open();
+  await campaigns.openAs('demand', 'dsp');
   await campaigns.moreAction(await rowId(exactRow(page, name)), 'duplicate');
   const copy = exactRow(page, `${name} (copy)`);
   await campaigns.moreAction(await rowId(copy), 'archive');
@@ -217,8 +213,7 @@ test('the pages around the lists: dashboard, a report with results, saved report
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
+  await signInAt(page, 'demand', '/', 'ssp');
   await expect(page.getByTestId('dashboard-stats')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('dashboard-top-channels').locator('.ant-table-row').first()).toBeVisible();
   await page.screenshot({ path: `${DIR}/page-dashboard.png`, fullPage: true });
@@ -241,10 +236,8 @@ test('the pages around the lists: dashboard, a report with results, saved report
 });
 
 test("drawers of the SSP view: a channel's tag and Prebid set-up, a demand tag, a new channel", async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
+  await signInAt(page, 'demand', '/channels', 'ssp');
   const drawer = page.getByTestId('resource-drawer');
-  await page.goto('/channels');
   await page.getByText('Demo player - auction', { exact: true }).click();
   await expect(drawer.getByTestId('resource-save')).toBeVisible();
   await page.screenshot({ path: `${DIR}/drawer-channel.png` });
@@ -281,8 +274,7 @@ test("drawers of the SSP view: a channel's tag and Prebid set-up, a demand tag, 
 });
 
 test('the DSP view: dashboard and a creative; the admin: finance and a demand account', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
+  await signInAt(page, 'demand', '/', 'dsp');
   const drawer = page.getByTestId('resource-drawer');
   await expect(page.getByTestId('dashboard-stats')).toBeVisible({ timeout: 30_000 });
   // The DSP view's words: its campaigns and suppliers, not the SSP's channels and demand tags.

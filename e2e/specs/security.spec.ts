@@ -1,6 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn, signInThroughPage, useMode } from '../support/session.js';
+import { signIn, signInAt, signInThroughPage } from '../support/session.js';
 
 /**
  * Cross-site request refusal and the security headers (CSP, creative previews) in a real Chromium:
@@ -144,9 +144,8 @@ test('an HTML creative runs in a sandboxed preview under its own policy, the con
   page,
 }) => {
   const violations = await watchCsp(page);
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
-  for (const path of ['/campaigns', '/targetings', '/creatives']) {
+  await signInAt(page, 'demand', '/campaigns', 'dsp');
+  for (const path of ['/targetings', '/creatives']) {
     await page.goto(path);
     await expect(page.getByTestId('user-menu')).toBeVisible();
   }

@@ -3,7 +3,7 @@ import { expect, test } from '../support/test.js';
 import { type Edition } from '@adplane/shared';
 import { openedModal } from '../support/antdFields.js';
 import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
-import { openFromUserMenu, signIn, signInThroughPage } from '../support/session.js';
+import { openFromUserMenu, signIn, signInAt, signInThroughPage } from '../support/session.js';
 
 /**
  * The console shell against the specification's navigation table (section 2), for every role, both
@@ -116,8 +116,7 @@ test('an unknown route answers HTTP 404 and shows the not-found page with a way 
 });
 
 test('a page the role may not open says why in place, with a way back, and keeps the session', async ({ page }) => {
-  await signIn(page, 'sub');
-  await page.goto('/demands');
+  await signInAt(page, 'sub', '/demands');
   await expect(page.getByTestId('closed-page-reason')).toHaveText(
     'This page is for admins, and this account is a subpublisher',
   );
@@ -143,10 +142,9 @@ test('a signed-out visitor is sent to /login, and the session probe logs no 403 
 });
 
 test('a 403 from any call sends the user to /login', async ({ page }) => {
-  await signIn(page, 'demand');
   // A page whose calls are all answered, so that the next call is the one this test makes (the
   // dashboard's own numbers would otherwise race the sign-out below).
-  await page.goto('/channels');
+  await signInAt(page, 'demand', '/channels');
   await expect(page.getByTestId('page-channels')).toBeVisible();
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   // The session ends on the server (another tab signed out); the next call answers 403. That call
