@@ -29,12 +29,8 @@ test('schedules a saved report, shows its next run and that mail is off, changes
 
   await drawer.getByTestId('schedule-add').click();
   await pickOption(page, drawer.getByTestId('schedule-frequency'), 'Weekly', '');
-  await pickOption(
-    page,
-    drawer.locator('.ant-form-item', { hasText: 'On' }).locator('.ant-select').first(),
-    'Monday',
-    '',
-  );
+  // the weekday's field appears once Weekly is chosen: found by its own test id, not by a label's text
+  await pickOption(page, drawer.getByTestId('schedule-weekday'), 'Monday', '');
   await pickOption(page, drawer.getByTestId('schedule-hour'), '07:00', '');
   await pickOption(page, drawer.getByTestId('schedule-zone'), 'America/New_York', 'America/New_York');
   await drawer.getByRole('checkbox', { name: 'XLSX (Excel)' }).check();

@@ -283,7 +283,11 @@ export function ReportSchedulesDrawer({ report, onClose }: { report: SavedReport
             </Form.Item>
             {frequency === 'weekly' ? (
               <Form.Item name="weekday" label="On">
-                <Select style={{ width: 140 }} options={WEEKDAYS.map((label, value) => ({ value, label }))} />
+                <Select
+                  style={{ width: 140 }}
+                  options={WEEKDAYS.map((label, value) => ({ value, label }))}
+                  data-testid="schedule-weekday"
+                />
               </Form.Item>
             ) : null}
             {frequency === 'monthly' ? (
