@@ -37,6 +37,7 @@ import {
 import { buildApp } from '../packages/server/src/app.js';
 import type {} from '../packages/server/src/edge/doors/edge.js';
 import { tuneHeap } from '../packages/server/src/ops/heapTuning.js';
+import { keepServingThreadFirst } from '../packages/server/src/ops/threadPriority.js';
 import { loadSettings } from '../packages/server/src/settings.js';
 import { openStore } from '../packages/server/src/store/db.js';
 import { insertEntities } from '../packages/server/src/store/entities.js';
@@ -346,6 +347,8 @@ async function serve(): Promise<void> {
   const store = await openStore(settings);
   const app = await buildApp({ settings, store, role: 'edge' });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // as main.ts does: the process's other threads yield the core to the serving one
+  keepServingThreadFirst();
   const address = app.server.address();
   const snap = app.edge.snapshots.current!;
   process.send!({

@@ -22,6 +22,7 @@ import { ensureSessionSecret } from './store/sessionSecret.js';
 import { drainAndClose } from './ops/shutdown.js';
 import { tuneHeap } from './ops/heapTuning.js';
 import { loadSettings, type Settings, SettingsError } from './settings.js';
+import { keepServingThreadFirst } from './ops/threadPriority.js';
 import { startedAsCommand } from './serverRoot.js';
 import { writeDemoHistoryIfEmpty } from './stats/demoHistory.js';
 import { openStore, redactUrl, SQLITE_FILE_NAME, type Store } from './store/db.js';
@@ -100,6 +101,8 @@ async function main(): Promise<void> {
   await writeDemoHistory(app.stats, store, settings, role);
   serveUntilSignalled(app, settings, () => store.close());
   await app.listen({ port: settings.port, host: settings.host });
+  // the process's other threads (stats, DuckDB's work, report files) yield the core to the serving one
+  keepServingThreadFirst();
   out(
     `adplane (${role}, edition ${settings.edition}) listening on http://${settings.host}:${settings.port}  store: ${where}`,
   );
@@ -188,6 +191,8 @@ async function serveWorker(role: Role, settings: Settings): Promise<void> {
   });
   serveUntilSignalled(app, settings, () => store.close());
   await app.listen({ port: settings.port, host: settings.host });
+  // the process's other threads (stats, DuckDB's work, report files) yield the core to the serving one
+  keepServingThreadFirst();
 }
 
 const isMain = startedAsCommand(import.meta.url);
