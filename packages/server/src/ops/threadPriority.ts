@@ -43,10 +43,8 @@ export function lowerOtherThreads(nice = BACKGROUND_NICE): number {
   return changed;
 }
 
-/** Lowers the other threads now and every few seconds, without holding the process open; answers the stop. */
-export function keepServingThreadFirst(nice = BACKGROUND_NICE): () => void {
+/** Lowers the other threads now and every few seconds, for the process's life, without holding it open. */
+export function keepServingThreadFirst(nice = BACKGROUND_NICE): void {
   lowerOtherThreads(nice);
-  const timer = setInterval(() => lowerOtherThreads(nice), RECHECK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  setInterval(() => lowerOtherThreads(nice), RECHECK_MS).unref();
 }
