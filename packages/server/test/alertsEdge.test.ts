@@ -264,6 +264,18 @@ forEachStoreAndStatsEngine((t, s) => {
       payload: { ...definition, enabled: true, notify: { email: ['trader@publisher.test'], webhooks: [] } },
     });
     expect(on.statusCode, on.body).toBe(200);
+    // a rule turned on is checked at once, after the answer: that check (nothing spent yet) ends before
+    // the players start, or it would judge the campaign part-way through its four impressions
+    await eventually(
+      'the check of the rule turned on',
+      async () =>
+        (await publisher.request({ method: 'GET', url: '/api/alerts/rules' }))
+          .json<AlertRule[]>()
+          .find((r) => r.id === id)!.lastCheckAt,
+      (at) => at !== null && at !== pace.lastCheckAt,
+    );
+    // (claimed, it is under way or done: a pass asked for now runs after it)
+    await publisher.app.alerts.checkDue();
     const paced = async () => {
       const res = await publisher.request({ method: 'GET', url: '/api/alerts/episodes' });
       return res.json<AlertEpisode[]>().filter((e) => e.subjectKind === 'campaign' && e.subjectId === campaign.id);
