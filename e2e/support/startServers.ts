@@ -36,6 +36,11 @@ function envOf(s: EditionServer, dataDir: string): NodeJS.ProcessEnv {
     DATABASE_URL: '',
     // Each edition's server keeps its stats in its own DuckDB file, also where CI sets CLICKHOUSE_URL.
     CLICKHOUSE_URL: '',
+    // and its delivery counters in its own process, also where CI sets REDIS_URL: the servers are
+    // separate deployments (each its own fresh store, whose ids start again at every run), and on one
+    // Redis they would share every count under the same keys (`adplane:b:sd3:d<day>`: a supply deal's
+    // impressions), with each other's and those of every run before on that Redis
+    REDIS_URL: '',
   };
 }
 
