@@ -72,7 +72,9 @@ describe('campaign index', () => {
     const contexts = [];
     for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1', '24.24.24.24', '2001:db8::5']) {
       for (const [ua, kv] of UAS.flatMap((u) =>
-        ['', 'genre=sports', 'genre=sports&tier=gold', 'genre=news&tier=gold'].map((k) => [u, k] as const),
+        ['', 'genre=sports', 'genre=sports&tier=gold', 'genre=news&tier=gold', 'genre=drama&mood=calm'].map(
+          (k) => [u, k] as const,
+        ),
       )) {
         for (const [w, cat, app] of [
           ['320', 'IAB17', ''],
@@ -114,6 +116,29 @@ describe('campaign index', () => {
         expect(index.candidates(ctx, CHANNEL).map((c) => c.id)).toEqual(expected);
         expect(index.passing(ctx, CHANNEL).count).toBe(expected.length);
       }
+    }
+  });
+});
+
+describe('the passing cache', () => {
+  it('keys a request by the values rules name: other addresses, key-values and apps share one answer', () => {
+    const items = RULES.map((targeting, id) => ({ id, targeting }));
+    const index = new CampaignIndex(items, (c) => c.targeting);
+    const at = (ip: string, kv: string, app: string) =>
+      buildRequestContext({ ip, w: '640', kv, app_bundle: app }, { remoteAddress: '', userAgent: UAS[0]! }, NOW);
+    // addresses in no list, key-values and apps no rule names: one cached answer for all of them
+    const first = index.passing(at('8.8.8.1', 'mood=calm', 'com.other.app'), CHANNEL);
+    for (let i = 2; i < 200; i++)
+      expect(index.passing(at(`8.8.8.${i}`, `mood=calm${i}`, `com.other${i}.app`), CHANNEL)).toBe(first);
+    // a named value, or an address in a list, is another answer
+    for (const ctx of [
+      at('8.8.8.1', 'genre=news', 'com.other.app'),
+      at('1.1.1.7', 'mood=calm', 'com.other.app'),
+      at('8.8.8.1', 'mood=calm', 'com.example.tv'),
+    ]) {
+      const answer = index.passing(ctx, CHANNEL);
+      expect(answer).not.toBe(first);
+      expect(answer.count).toBe(items.filter((c) => refusal(c.targeting, ctx) === null).length);
     }
   });
 });

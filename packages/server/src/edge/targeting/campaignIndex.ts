@@ -75,10 +75,12 @@ const CACHED: SingleDimension[] = [
   'dayPart',
 ];
 /**
- * Too many values to cache by (app bundles, postal codes, cities, addresses, key-values): narrowed
- * per request, and only those some campaign of the tenant has a rule on.
+ * Too many values to cache by as they come (app bundles, postal codes, cities, addresses,
+ * key-values): only those some campaign of the tenant has a rule on are looked at, and the passing
+ * cache's key holds only the values those rules name (perRequestKey).
  */
-const PER_REQUEST: readonly Dimension[] = ['appBundle', 'postalCode', 'city', 'ipList', 'keyValue'];
+type PerRequestDimension = 'appBundle' | 'postalCode' | 'city' | 'ipList' | 'keyValue';
+const PER_REQUEST: readonly PerRequestDimension[] = ['appBundle', 'postalCode', 'city', 'ipList', 'keyValue'];
 const DIMENSIONS: Dimension[] = [...CACHED, 'iabCategory', ...PER_REQUEST];
 
 /** Each dimension's rule as a refusal names it (compiledTargeting.ts refusal), in the order refusal checks them. */
@@ -209,10 +211,12 @@ export class CampaignIndex<T> {
   private readonly all: Bitset;
   private readonly passingCache = new Map<string, { words: Uint32Array; count: number }>();
   /** The per-request dimensions some campaign has a rule on (the others are skipped). */
-  private readonly perRequest: Dimension[];
+  private readonly perRequest: PerRequestDimension[];
   private readonly categories: DimensionIndex;
   /** Key-value include rules, by key: `any` those without an include rule on the key. */
   private readonly kvByKey = new Map<string, DimensionIndex>();
+  /** Every key-value pair some rule names, included or excluded: the pairs of a request that change its answer. */
+  private readonly kvRuled = new Set<string>();
   /** The IP lists the campaigns' rules name, each asked once per request; which held the address (scratch). */
   private readonly ipLists: IpList[];
   private readonly ipKeys: string[];
@@ -276,6 +280,9 @@ export class CampaignIndex<T> {
       index.any.words.set(this.all.words);
       andNot(index.any.words, named);
     }
+    const kv = this.dims.get('keyValue')!;
+    for (const map of [kv.include, kv.exclude, ...[...this.kvByKey.values()].map((index) => index.include)])
+      for (const pair of map.keys()) this.kvRuled.add(pair);
     this.ipLists = [...lists.values()];
     this.ipKeys = this.ipLists.map(ipListKey);
     this.ipHits = new Uint8Array(this.ipLists.length);
@@ -300,20 +307,59 @@ export class CampaignIndex<T> {
     // only a category that some rule names (itself or its parent) changes the answer: the others stay out of the key
     const categories = ctx.iabCategories;
     for (let i = 0; i < categories.length; i++) if (this.ruled(categories[i]!)) key += categories[i] + ',';
+    if (this.perRequest.length) key += this.perRequestKey(ctx);
     let hit = this.passingCache.get(key);
     if (!hit) {
       const words = new Uint32Array(this.all.words);
       if (channels) narrowByChannel(words, channels, channelId);
       for (const d of CACHED) this.narrowBy(words, d, valueOf(ctx, d));
       this.narrowByCategories(words, categories);
+      for (const d of this.perRequest) this.narrowDimension(words, d, ctx);
       hit = { words, count: countBits(words) };
       if (this.passingCache.size >= PASSING_CACHE_LIMIT) this.passingCache.clear();
       this.passingCache.set(key, hit);
     }
-    if (!this.perRequest.length) return hit;
-    const words = new Uint32Array(hit.words);
-    for (const d of this.perRequest) this.narrowDimension(words, d, ctx);
-    return { words, count: countBits(words) };
+    return hit;
+  }
+
+  /**
+   * What the request's per-request dimensions add to the passing cache's key: of their many values
+   * (addresses, key-values, cities, postal codes, app bundles), only those some rule of the tenant
+   * names change the answer (an unnamed value passes `any` alone, as no value does), and of the
+   * viewer's address only which of the rules' IP lists hold it. So the key stays within what the
+   * rules name, however many values the traffic brings, and a request pays for a key, not a copy
+   * of the set narrowed again.
+   */
+  private perRequestKey(ctx: RequestContext): string {
+    let key = '\u001e';
+    for (const d of this.perRequest) {
+      switch (d) {
+        case 'ipList': {
+          const family = parseViewerAddress(ctx.ip);
+          for (let i = 0; i < this.ipLists.length; i++) key += ipListHas(this.ipLists[i]!, ctx.ip, family) ? '1' : '0';
+          break;
+        }
+        case 'keyValue': {
+          const pairs = ctx.keyValues ?? NO_KEY_VALUES;
+          for (let i = 0; i < pairs.length; i++) if (this.kvRuled.has(pairs[i]!)) key += pairs[i] + ',';
+          break;
+        }
+        case 'city': {
+          const { include, exclude } = this.dims.get('city')!;
+          const cities = cityKeysOf(ctx);
+          for (let i = 0; i < cities.length; i++)
+            if (include.has(cities[i]!) || exclude.has(cities[i]!)) key += cities[i] + ',';
+          break;
+        }
+        default: {
+          const { include, exclude } = this.dims.get(d)!;
+          const v = valueOf(ctx, d);
+          if (include.has(v) || exclude.has(v)) key += v;
+        }
+      }
+      key += '\u001f';
+    }
+    return key;
   }
 
   /** words AND what the request passes of dimension `d`. */
