@@ -443,7 +443,7 @@ export function runDecision(
       ? withDemandOrder(floored, deps.tagValues, ctx.now, deps.random ?? Math.random)
       : null;
   const channel = ordered?.channel ?? floored;
-  if (ordered && traced) trace.demandOrder = ordered.trace;
+  if (ordered && traced) trace.demandOrder = ordered.trace();
   out.channel = channel;
   if (traced)
     trace.channel = {

@@ -156,16 +156,23 @@ describe('a decision on an optimised channel', () => {
       [1, 2],
       [3, 3],
     ]);
-    expect(measured.trace).toMatchObject({ basis: 'measured', explorePercent: 10, windowMinutes: 60, maxCalls: null });
-    expect(measured.trace.tags.map((t) => [t.id, t.valueCpm, t.calls, t.fills, t.timeouts])).toEqual([
+    expect(measured.trace()).toMatchObject({
+      basis: 'measured',
+      explorePercent: 10,
+      windowMinutes: 60,
+      maxCalls: null,
+    });
+    expect(measured.trace().tags.map((t) => [t.id, t.valueCpm, t.calls, t.fills, t.timeouts])).toEqual([
       [2, usd(4), 100, 50, 0],
       [1, usd(1.8), 100, 90, 0],
       [3, usd(0.6), 100, 20, 40],
     ]);
+    // the same order the next request: the same copy of the channel, not one made per request
+    expect(withDemandOrder(ch, values, T0, never)!.channel).toBe(measured.channel);
     // a draw under 10 %: exploring, the order at random
     const draws = [0.05, 0.9, 0.1];
     const explored = withDemandOrder(ch, values, T0, () => draws.shift() ?? 0)!;
-    expect(explored.trace.basis).toBe('exploring');
+    expect(explored.trace().basis).toBe('exploring');
     expect(explored.channel.demand.map((d) => d.tag.id).sort()).toEqual([1, 2, 3]);
     // not optimised, or one tag: as set
     expect(withDemandOrder({ ...ch, optimise: undefined }, values, T0, never)).toBeNull();
@@ -191,7 +198,7 @@ describe('a decision on an optimised channel', () => {
       [1, 2],
       [2, 3],
     ]);
-    expect(ordered.trace.maxCalls).toBe(1);
+    expect(ordered.trace().maxCalls).toBe(1);
   });
 
   it('measures the tags called, from their fates', () => {

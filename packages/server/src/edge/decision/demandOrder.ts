@@ -80,6 +80,42 @@ export function calledPriorities(
 const valuesKey = (channel: SnapChannel): number => (channel.arm === 'B' ? -channel.id : channel.id);
 
 /**
+ * A channel's copies with its demand in an order ranked for some request, by that order and its
+ * priorities: the ranking moves as measurements do, and the requests between two moves run on one
+ * copy rather than a copy of the channel and its demand list made per request. Kept with the
+ * snapshot's channel object, at most ORDERS_KEPT orders a channel (exploring draws random ones).
+ */
+const ordered = new WeakMap<SnapChannel, Map<string, SnapChannel>>();
+const ORDERS_KEPT = 64;
+
+/**
+ * The channel with its demand in the order `ranked` (positions in `channel.demand`), each at its
+ * priority; `auctionSets`: an auction with a cap on calls, whose priorities are the sets called.
+ */
+function orderedCopy(
+  channel: SnapChannel,
+  ranked: readonly number[],
+  priorities: readonly number[],
+  auctionSets: boolean,
+): SnapChannel {
+  let key = '';
+  for (let at = 0; at < ranked.length; at++) key += `${ranked[at]}:${priorities[at]},`;
+  let copies = ordered.get(channel);
+  const kept = copies?.get(key);
+  if (kept) return kept;
+  const { demand } = channel;
+  const copy: SnapChannel = {
+    ...channel,
+    demand: ranked.map((i, at): SnapDemand => ({ ...demand[i]!, priority: priorities[at]! })),
+    ...(auctionSets ? { auctionSets: true } : {}),
+  };
+  if (!copies) ordered.set(channel, (copies = new Map()));
+  else if (copies.size >= ORDERS_KEPT) copies.clear();
+  copies.set(key, copy);
+  return copy;
+}
+
+/**
  * The channel a decision runs on when its demand order is optimised: its demand list in the order
  * ranked for this request, each tag at the priority it is called at, and why (the trace). Null when
  * the channel is not optimised or lists fewer than two tags: it runs as set.
@@ -89,7 +125,7 @@ export function withDemandOrder(
   values: TagValues,
   now: number,
   random: () => number,
-): { channel: SnapChannel; trace: DemandOrderTrace } | null {
+): { channel: SnapChannel; trace: () => DemandOrderTrace } | null {
   const o = channel.optimise;
   if (!o || channel.demand.length < 2) return null;
   const demand = channel.demand;
@@ -100,15 +136,11 @@ export function withDemandOrder(
   const slots = listedOrder(demand);
   const ranked = rankSlots(demand, slots, worth, exploring ? random : null);
   const priorities = calledPriorities(demand, slots, ranked, channel.demandMode, o.maxCalls);
-  const ordered: SnapDemand[] = ranked.map((i, at) => ({ ...demand[i]!, priority: priorities[at]! }));
   return {
-    channel: {
-      ...channel,
-      demand: ordered,
-      ...(channel.demandMode === 'auction' && o.maxCalls !== null ? { auctionSets: true } : {}),
-    },
-    // built when a traced request reads it: an untraced one pays for no per-tag rows
-    get trace(): DemandOrderTrace {
+    channel: orderedCopy(channel, ranked, priorities, channel.demandMode === 'auction' && o.maxCalls !== null),
+    // built when a traced request asks: an untraced one pays for no per-tag rows (a method, not a
+    // getter: an object literal with a getter is made on V8's slow path, several microseconds a request)
+    trace(): DemandOrderTrace {
       return {
         basis: exploring ? 'exploring' : 'measured',
         explorePercent: o.explorePercent,

@@ -84,4 +84,33 @@ describe('the floor in force of a request', () => {
     expect(withFloorInForce(plain, tagCall({}))).toBe(plain);
     expect(withFloorInForce(us, tagCall({}))).toBe(us);
   });
+
+  it('requests that match the same rule share one copy of the channel; a refreshed dynamic basis makes a new one', () => {
+    const c = channel({ schema: { fields: ['size'] }, values: { '300x250': 3, '*': 1 } });
+    const first = withFloorInForce(c, tagCall({ w: '300', h: '250' }));
+    expect(withFloorInForce(c, tagCall({ w: '300', h: '250', ip: '1.1.1.1' }))).toBe(first);
+    const other = withFloorInForce(c, tagCall({ w: '640', h: '360' }));
+    expect(other).not.toBe(first);
+    expect(other.floorCpm).toBe(1_000_000);
+    expect(withFloorInForce(c, tagCall({ w: '728', h: '90' }))).toBe(other);
+    // a dynamic channel whose table was computed again: the copy carries the new basis
+    const basis = (measuredCpm: number) => ({
+      percentile: 50,
+      windowHours: 24,
+      minImpressions: 10,
+      impressions: 40,
+      measuredCpm,
+      clamped: null,
+      computedAt: '2026-11-28T20:00:00.000Z',
+    });
+    const table = new Map([['*', basis(1_000_000)]]);
+    const dynamic: SnapChannel = { ...c, floorRules: { ...c.floorRules!, source: 'dynamic', dynamic: table } };
+    const before = withFloorInForce(dynamic, tagCall({}));
+    expect(before.floorInForce?.dynamic?.measuredCpm).toBe(1_000_000);
+    expect(withFloorInForce(dynamic, tagCall({}))).toBe(before);
+    table.set('*', basis(1_200_000));
+    const after = withFloorInForce(dynamic, tagCall({}));
+    expect(after).not.toBe(before);
+    expect(after.floorInForce?.dynamic?.measuredCpm).toBe(1_200_000);
+  });
 });
