@@ -63,7 +63,7 @@ export interface BuildAppOptions {
   loginThrottle?: LoginThrottle;
   /** A stats store the caller owns (and closes); by default the app opens one from settings and closes it on close. */
   stats?: StatsStore;
-  /** Prefix of the delivery counters' Redis keys and channels (default `adplane:`): tests keep theirs apart. */
+  /** Prefix of the Redis keys and channels (default the settings', ADPLANE_REDIS_PREFIX, else `adplane:`): tests keep theirs apart. */
   deliveryPrefix?: string;
   /** A cluster worker's bus and edge transports (cluster/worker.ts); default: from settings. The app closes the bus. */
   configBus?: (log: FastifyBaseLogger) => ConfigChangeBus;
@@ -86,7 +86,7 @@ export async function buildApp({
   clock = systemClock,
   loginThrottle,
   stats,
-  deliveryPrefix,
+  deliveryPrefix: givenPrefix,
   configBus: givenBus,
   edge: edgeOptions,
   serverHeaders,
@@ -96,6 +96,7 @@ export async function buildApp({
   // the edge lane, and through node:http's handler below for what the lane hands over. Fastify, and so
   // `inject`, sees only the rest (and `debug=1` on /vast, which needs the console's sign-in).
   let serveEdgeRaw: ((req: EdgeRequest, res: EdgeResponse) => boolean) | null = null;
+  const deliveryPrefix = givenPrefix ?? settings.redisPrefix;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),
     trustProxy: settings.trustProxy,
@@ -182,15 +183,12 @@ export async function buildApp({
   await installAuth(app, sessionSecret);
   const configBus =
     givenBus?.(app.log) ??
-    (await openConfigChangeBus(
-      { redisUrl: settings.redisUrl },
-      { log: app.log, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) },
-    ));
+    (await openConfigChangeBus({ redisUrl: settings.redisUrl }, { log: app.log, prefix: deliveryPrefix }));
   app.decorate('configBus', configBus);
   app.addHook('onClose', () => configBus.close());
 
   if (role !== 'api') {
-    const edge = await installEdge(app, { ...(deliveryPrefix ? { deliveryPrefix } : {}), ...edgeOptions });
+    const edge = await installEdge(app, { deliveryPrefix, ...edgeOptions });
     serveEdgeRaw = (req, res) => edge.serveRaw(req, res);
     await registerSellersJson(app);
   }
@@ -206,7 +204,7 @@ export async function buildApp({
           log: app.log,
           timers: false,
           clock: () => clock.now(),
-          ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}),
+          prefix: deliveryPrefix,
         },
       );
       app.addHook('onClose', () => reader.close());

@@ -159,6 +159,14 @@ describe('loadSettings', () => {
       variable: 'REDIS_URL',
       message: expect.stringMatching(/must be a redis:\/\/ or rediss:\/\/ URL/),
     });
+    // the keys' prefix: a deployment's own on a Redis others use too
+    expect(loadSettings({}).redisPrefix).toBe('adplane:');
+    expect(loadSettings({ ADPLANE_REDIS_PREFIX: 'adplane-eu:' }).redisPrefix).toBe('adplane-eu:');
+    for (const bad of ['adplane', 'ad plane:', ':', 'a:b:'])
+      expect(problemsOf({ ADPLANE_REDIS_PREFIX: bad })[0]).toMatchObject({
+        variable: 'ADPLANE_REDIS_PREFIX',
+        message: expect.stringMatching(/followed by a colon/),
+      });
   });
 
   it('reads the pre-bid IVT settings and reports a bad one with the others', () => {

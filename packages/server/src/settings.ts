@@ -24,6 +24,11 @@ export interface Settings {
   clickhouseUrl: string | null;
   /** Redis URL for delivery counters shared across processes and snapshot invalidation; null means in-process (docs/delivery.md). */
   redisUrl: string | null;
+  /**
+   * What every Redis key of this deployment starts with (`adplane:` unless ADPLANE_REDIS_PREFIX says
+   * otherwise): deployments that share one Redis each keep their counts apart by their own prefix.
+   */
+  redisPrefix: string;
   edition: Edition;
   /** Where the console logo links; '' when none. */
   landingUrl: string;
@@ -197,6 +202,15 @@ const EnvSchema = z.object({
         'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0 (leave it unset to keep delivery counters in this process)',
       ),
   ),
+  ADPLANE_REDIS_PREFIX: optional(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^[A-Za-z0-9_.-]{1,64}:$/,
+        'must be 1 to 64 letters, digits, dots, dashes or underscores followed by a colon, e.g. adplane-eu:',
+      ),
+  ),
   ADPLANE_EDITION: optional(z.enum(EDITIONS, { error: `must be one of ${EDITIONS.join(', ')}` })),
   ADPLANE_LANDING_URL: optional(url('(the page the console logo links to)')),
   ADPLANE_INSIGHT_HUB_URL: optional(url('(the Insight Hub analytics site linked from the V2V console)')),
@@ -345,6 +359,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     databaseUrl: e.DATABASE_URL ?? null,
     clickhouseUrl: e.CLICKHOUSE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
+    redisPrefix: e.ADPLANE_REDIS_PREFIX ?? 'adplane:',
     edition: e.ADPLANE_EDITION ?? 'default',
     landingUrl: e.ADPLANE_LANDING_URL ?? '',
     insightHubUrl: e.ADPLANE_INSIGHT_HUB_URL ?? '',
