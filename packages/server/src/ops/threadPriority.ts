@@ -8,7 +8,8 @@ import { getPriority, setPriority } from 'node:os';
  * given one core, a busy machine) a request waits behind a scheduler's slice of their work, not
  * behind their whole burst. Their work still runs whenever the core has room. In the tail bench
  * (docs/performance.md) a counters flush held VAST's event loop up to 230 ms with them at the
- * serving thread's priority, and VAST's added p99 fell from 171 ms to 11 with them lowered.
+ * serving thread's priority, and VAST's added p99 fell from 171 ms to 30 with them at nice 10
+ * (bench/results/tail-priority.json).
  *
  * Linux gives each thread its own nice value (`setpriority` on a thread id), and a thread started
  * later takes its starter's: the threads are looked at again every few seconds. Elsewhere (no

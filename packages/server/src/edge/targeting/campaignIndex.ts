@@ -345,16 +345,14 @@ export class CampaignIndex<T> {
           break;
         }
         case 'city': {
-          const { include, exclude } = this.dims.get('city')!;
+          const index = this.dims.get('city')!;
           const cities = cityKeysOf(ctx);
-          for (let i = 0; i < cities.length; i++)
-            if (include.has(cities[i]!) || exclude.has(cities[i]!)) key += cities[i] + ',';
+          for (let i = 0; i < cities.length; i++) if (named(index, cities[i]!)) key += cities[i] + ',';
           break;
         }
         default: {
-          const { include, exclude } = this.dims.get(d)!;
           const v = valueOf(ctx, d);
-          if (include.has(v) || exclude.has(v)) key += v;
+          if (named(this.dims.get(d)!, v)) key += v;
         }
       }
       key += '\u001f';
@@ -512,6 +510,9 @@ export class CampaignIndex<T> {
 }
 
 const PASSING_CACHE_LIMIT = 4096;
+
+/** Whether some rule of the dimension includes or excludes the value. */
+const named = (index: DimensionIndex, v: string): boolean => index.include.has(v) || index.exclude.has(v);
 
 /** The channel dimension of `items`, or null when none of them is assigned to channels. */
 function channelIndexOf<T>(
